@@ -1,0 +1,112 @@
+//! Keyset (cursor, seek) pagination for Diesel, correct by construction.
+//!
+//! OFFSET pagination re-reads every row before the page, so deep pages get slower, and rows
+//! inserted or deleted meanwhile shift pages (duplicates, skipped rows). Keyset pagination
+//! remembers the sort values of the last row and asks for the rows strictly after them: with a
+//! matching index every page is one index seek, and page 10 000 costs what page 1 costs.
+//!
+//! ```
+//! use diesel::prelude::*;
+//! use keyset_runtime::{Keyset, PageRequest, Paginate};
+//!
+//! diesel::table! {
+//!     posts (id) {
+//!         id -> BigInt,
+//!         created_at -> BigInt,
+//!         title -> Text,
+//!     }
+//! }
+//!
+//! #[derive(Queryable, Selectable, Keyset, Debug)]
+//! #[diesel(table_name = posts)]
+//! struct Post {
+//!     #[sort(desc)]
+//!     created_at: i64,
+//!     #[sort(desc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     title: String,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut conn = SqliteConnection::establish(":memory:")?;
+//! diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, created_at BIGINT NOT NULL, title TEXT NOT NULL)")
+//!     .execute(&mut conn)?;
+//! diesel::sql_query("INSERT INTO posts VALUES (1, 10, 'a'), (2, 10, 'b'), (3, 20, 'c')")
+//!     .execute(&mut conn)?;
+//!
+//! let first = posts::table
+//!     .select(Post::as_select())
+//!     .paginate(&PageRequest::first(2))?
+//!     .load_page(&mut conn)?;
+//! assert_eq!(first.items.iter().map(|p| p.id).collect::<Vec<_>>(), [3, 2]);
+//!
+//! let token = first.next_cursor.expect("a second page exists");
+//! let second = posts::table
+//!     .select(Post::as_select())
+//!     .paginate(&PageRequest::after(token, 2))?
+//!     .load_page(&mut conn)?;
+//! assert_eq!(second.items.iter().map(|p| p.id).collect::<Vec<_>>(), [1]);
+//! assert_eq!(second.next_cursor, None); // the last page: no token, never ""
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # The derive
+//!
+//! `#[derive(Keyset)]` goes beside Diesel's `Queryable` and `Selectable` and reads the same
+//! `#[diesel(table_name = ..)]` and `#[diesel(column_name = ..)]`. Mark the sort keys, in ORDER BY
+//! order, and end with a unique tiebreaker:
+//!
+//! | attribute | on | meaning |
+//! |---|---|---|
+//! | `#[sort(asc)]`, `#[sort(desc)]` | a field | the field's column is a sort key, in this direction; keys sort in field order |
+//! | `#[tiebreaker]` | the last sort key(s) | the table's primary key (checked at compile time, composite keys in order) |
+//! | `#[tiebreaker(unique)]` | the last sort key | a unique column that is not the primary key; you vouch for its uniqueness |
+//!
+//! It generates `<Model>Cursor` (one public field per sort key, `Debug`, `Clone`, `PartialEq`,
+//! serde, `From<&Model>`) and the [`Keyset`] impl, whose [`after`](Keyset::after),
+//! [`before`](Keyset::before), [`order_by`](Keyset::order_by) and
+//! [`reverse_order_by`](Keyset::reverse_order_by) are ordinary Diesel expressions.
+//!
+//! # Tokens
+//!
+//! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model
+//! and its sort order (see [`token`]). A malformed or foreign token is an [`Error::Cursor`]
+//! before any query runs; [`Error::is_client_error`] tells a handler to answer 400.
+
+mod error;
+mod model;
+mod page;
+mod request;
+pub mod sql;
+pub mod token;
+
+pub use error::{CursorError, Error, RequestError};
+#[cfg(feature = "derive")]
+pub use keyset_derive::Keyset;
+pub use model::Keyset;
+pub use page::{Page, PageQuery, Paginate, Paginated, SelectsModel};
+pub use request::PageRequest;
+pub use token::Direction;
+
+/// What generated code names. Not public API: it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::model::Keyset;
+    pub use crate::sql::{Asc, Desc, End, Key};
+    pub use diesel;
+    pub use serde;
+
+    /// Compiles only when `K` is `T`'s primary key (a column, or a tuple of columns in order).
+    pub fn assert_tiebreaker_is_primary_key<T: IsPrimaryKey<K>, K>() {}
+
+    #[diagnostic::on_unimplemented(
+        message = "the `#[tiebreaker]` column(s) `{K}` are not the primary key of `{Self}`",
+        label = "not the primary key",
+        note = "put `#[tiebreaker]` on the primary key column(s), in the primary key's order, or write `#[tiebreaker(unique)]` on a column that has a unique index"
+    )]
+    pub trait IsPrimaryKey<K> {}
+
+    impl<T: diesel::Table> IsPrimaryKey<T::PrimaryKey> for T {}
+}

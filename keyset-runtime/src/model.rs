@@ -1,0 +1,77 @@
+//! The [`Keyset`] trait: what `#[derive(Keyset)]` generates for a model.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
+use crate::token;
+
+/// A Diesel model that can be paged by keyset: its sort keys, ending in a unique tiebreaker, and
+/// its typed cursor.
+///
+/// Implement it with `#[derive(Keyset)]` (see the [crate docs](crate) for the attributes); the
+/// required items are the derive's business. The provided methods are the building blocks
+/// [`paginate`](crate::Paginate::paginate) uses, public for hand-built queries:
+///
+/// ```
+/// # use diesel::prelude::*;
+/// # use keyset_runtime::Keyset;
+/// # diesel::table! { posts (id) { id -> BigInt, created_at -> BigInt, title -> Text } }
+/// # #[derive(Queryable, Selectable, Keyset)]
+/// # #[diesel(table_name = posts)]
+/// # struct Post { #[sort(desc)] created_at: i64, #[sort(desc)] #[tiebreaker] id: i64, title: String }
+/// let cursor = PostCursor { created_at: 1_700_000_000, id: 42 };
+/// let query = posts::table
+///     .filter(Post::after(&cursor))
+///     .order(Post::order_by())
+///     .limit(20)
+///     .select(Post::as_select());
+/// assert_eq!(
+///     diesel::debug_query::<diesel::sqlite::Sqlite, _>(&query).to_string(),
+///     "SELECT `posts`.`created_at`, `posts`.`id`, `posts`.`title` FROM `posts` \
+///      WHERE (`posts`.`created_at` <= ? AND (`posts`.`created_at` < ? OR \
+///      (`posts`.`created_at` = ? AND `posts`.`id` < ?))) \
+///      ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC LIMIT ? \
+///      -- binds: [1700000000, 1700000000, 1700000000, 42, 20]",
+/// );
+/// ```
+pub trait Keyset: Sized {
+    /// The generated `<Model>Cursor`: the sort-key values of one row.
+    type Cursor: Clone + Serialize + DeserializeOwned;
+    /// The sort keys' columns and directions, as a type-level list.
+    type Columns: KeyShape;
+    /// The same list holding a cursor's values.
+    type Keys: KeyShape;
+    /// The model and its sort order in words, e.g. `Post(posts: created_at DESC, id DESC)`.
+    const SORT_ORDER: &'static str;
+    /// A hash of [`SORT_ORDER`](Self::SORT_ORDER) carried in every token, so that a token issued
+    /// for another model or another sort order is rejected instead of paging wrongly.
+    const FINGERPRINT: u32 = token::fingerprint(Self::SORT_ORDER);
+
+    /// The cursor pointing at this row.
+    fn cursor(&self) -> Self::Cursor;
+    /// The key list without values, for the ORDER BY.
+    fn columns() -> Self::Columns;
+    /// The key list holding `cursor`'s values, for the seek predicate.
+    fn keys(cursor: Self::Cursor) -> Self::Keys;
+
+    /// The predicate "rows strictly after `cursor`" in this model's order.
+    fn after(cursor: &Self::Cursor) -> Seek<Self, Forward> {
+        Seek::new(cursor.clone())
+    }
+
+    /// The predicate "rows strictly before `cursor`" in this model's order.
+    fn before(cursor: &Self::Cursor) -> Seek<Self, Backward> {
+        Seek::new(cursor.clone())
+    }
+
+    /// The model's ORDER BY, every key in its declared direction.
+    fn order_by() -> OrderBy<Self, Forward> {
+        OrderBy::new()
+    }
+
+    /// The exact reverse of [`order_by`](Self::order_by), for fetching pages backward.
+    fn reverse_order_by() -> OrderBy<Self, Backward> {
+        OrderBy::new()
+    }
+}

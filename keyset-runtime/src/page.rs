@@ -1,0 +1,246 @@
+//! Loading a page: [`Paginate::paginate`] turns a query and a [`PageRequest`] into a
+//! [`Paginated`] query, and [`Paginated::load_page`] runs it and returns a [`Page`].
+//!
+//! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
+//! replaces the query's, and one row more than the page is fetched to learn whether another page
+//! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
+//! and turned around in memory, so callers always get rows in the model's order.
+
+use diesel::dsl::{Filter, Limit, Order};
+use diesel::query_builder::Query;
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::query_dsl::LoadQuery;
+use diesel::{QueryResult, RunQueryDsl, Selectable};
+use serde::Serialize;
+
+use crate::request::{PageRequest, RequestedPosition};
+use crate::sql::{Backward, Forward, OrderBy, Seek};
+use crate::token::{self, CursorError, Direction};
+use crate::{Error, Keyset};
+
+/// One page of rows, in the model's order, with the tokens that lead to its neighbours.
+///
+/// Serializes as `{"items": [..], "next_cursor": .., "prev_cursor": ..}`, with `null` (never `""`)
+/// for a page that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Page<T> {
+    /// The rows, in the model's order, at most the limit.
+    pub items: Vec<T>,
+    /// The token for [`PageRequest::after`]: `None` when this is the last page.
+    pub next_cursor: Option<String>,
+    /// The token for [`PageRequest::before`]: `None` when this is the first page.
+    pub prev_cursor: Option<String>,
+}
+
+impl<T> Page<T> {
+    /// Whether a page follows this one.
+    pub fn has_next(&self) -> bool {
+        self.next_cursor.is_some()
+    }
+
+    /// Whether a page precedes this one. For a page reached with `after`, this is true without
+    /// a query: the row the cursor came from preceded it (even if it has since been deleted).
+    pub fn has_prev(&self) -> bool {
+        self.prev_cursor.is_some()
+    }
+
+    /// The same page with every item converted, e.g. into a response type.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            next_cursor: self.next_cursor,
+            prev_cursor: self.prev_cursor,
+        }
+    }
+}
+
+/// Where a page starts, with its cursor decoded. (Named in [`PageQuery`] only; not exported.)
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub enum Position<C> {
+    First,
+    After(C),
+    Before(C),
+    Last,
+}
+
+impl<C> Position<C> {
+    fn is_backward(&self) -> bool {
+        matches!(self, Position::Before(_) | Position::Last)
+    }
+}
+
+/// Adds keyset pagination to any Diesel query that selects a [`Keyset`] model with
+/// `Model::as_select()`: plain, filtered, joined or boxed.
+pub trait Paginate: Sized {
+    /// The model the query selects.
+    type Model: Keyset;
+
+    /// Prepares the page `request` asks for. Fails, before any query, when the request's token is
+    /// malformed, foreign to this model's sort order, or used in the wrong direction, or when
+    /// its limit is zero.
+    fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error>;
+}
+
+/// The model a query selects, read from its SQL type: `SelectBy<Post, DB>` selects `Post`.
+pub trait SelectsModel {
+    /// The selected model.
+    type Model;
+}
+
+impl<T: Selectable<DB>, DB: diesel::backend::Backend> SelectsModel for diesel::dsl::AsSelect<T, DB> {
+    type Model = T;
+}
+
+impl<Q> Paginate for Q
+where
+    Q: Query,
+    Q::SqlType: SelectsModel,
+    <Q::SqlType as SelectsModel>::Model: Keyset,
+{
+    type Model = <Q::SqlType as SelectsModel>::Model;
+
+    fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error> {
+        let decode = |direction, token: &str| {
+            token::decode::<<Self::Model as Keyset>::Cursor>(
+                <Self::Model as Keyset>::FINGERPRINT,
+                direction,
+                token,
+            )
+        };
+        let position = match request.position() {
+            RequestedPosition::First => Position::First,
+            RequestedPosition::Last => Position::Last,
+            RequestedPosition::After(token) => Position::After(decode(Direction::After, token)?),
+            RequestedPosition::Before(token) => Position::Before(decode(Direction::Before, token)?),
+        };
+        request.effective_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
+        Ok(Paginated {
+            query: self,
+            position,
+            request: request.clone(),
+            max_limit: PageRequest::DEFAULT_MAX_LIMIT,
+        })
+    }
+}
+
+/// A query ready to load one page. Built by [`Paginate::paginate`].
+#[must_use = "a paginated query does nothing until `load_page` runs it"]
+pub struct Paginated<Q: Paginate> {
+    query: Q,
+    position: Position<<Q::Model as Keyset>::Cursor>,
+    request: PageRequest,
+    max_limit: u32,
+}
+
+impl<Q: Paginate> Paginated<Q> {
+    /// Serves at most `max_limit` rows per page (default
+    /// [`PageRequest::DEFAULT_MAX_LIMIT`]); larger requests are clamped, not refused.
+    pub fn max_limit(mut self, max_limit: u32) -> Self {
+        self.max_limit = max_limit.max(1);
+        self
+    }
+
+    /// Runs the query and returns the page.
+    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Model>, Error>
+    where
+        Q: PageQuery<'query, Conn>,
+    {
+        let limit = self.request.effective_limit(self.max_limit)? as usize;
+        // One row more than the page: it tells whether another page follows.
+        let probe = limit as i64 + 1;
+        let rows = self.query.load_rows(&self.position, probe, conn)?;
+        Ok(assemble(rows, self.position, limit)?)
+    }
+}
+
+/// Turns the fetched rows (one more than `limit` if another page follows, in the walk's order)
+/// into a page in the model's order, with its tokens.
+fn assemble<M: Keyset>(
+    mut rows: Vec<M>,
+    position: Position<M::Cursor>,
+    limit: usize,
+) -> Result<Page<M>, CursorError> {
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    if position.is_backward() {
+        rows.reverse();
+    }
+    // Past the fetched end, a page exists exactly when the probe row came back. Behind the start,
+    // one exists when the page was reached from a cursor: that cursor's row lies there.
+    let (more_after, more_before) = match position {
+        Position::First => (more, false),
+        Position::After(_) => (more, true),
+        Position::Before(_) => (true, more),
+        Position::Last => (false, more),
+    };
+    let issue = |row: Option<&M>, exists: bool, direction| match row {
+        Some(row) if exists => token::encode(M::FINGERPRINT, direction, &row.cursor()).map(Some),
+        _ => Ok(None),
+    };
+    Ok(Page {
+        next_cursor: issue(rows.last(), more_after, Direction::After)?,
+        prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
+        items: rows,
+    })
+}
+
+/// The four queries a page may run (first, after, before, last) for a query `Q` on connection
+/// `Conn`. Implemented for every query where Diesel accepts all four; you only meet it in bounds.
+pub trait PageQuery<'query, Conn>: Paginate {
+    /// Loads `limit` rows from `position`, in the walk's order.
+    #[doc(hidden)]
+    fn load_rows(
+        self,
+        position: &Position<<Self::Model as Keyset>::Cursor>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<Self::Model>>;
+}
+
+type SeekForward<Q, M> = Filter<Q, Seek<M, Forward>>;
+type SeekBackward<Q, M> = Filter<Q, Seek<M, Backward>>;
+
+impl<'query, Conn, Q, M> PageQuery<'query, Conn> for Q
+where
+    Q: Paginate<Model = M>,
+    M: Keyset,
+    Q: FilterDsl<Seek<M, Forward>> + FilterDsl<Seek<M, Backward>>,
+    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
+    SeekForward<Q, M>: OrderDsl<OrderBy<M, Forward>>,
+    SeekBackward<Q, M>: OrderDsl<OrderBy<M, Backward>>,
+    Order<Q, OrderBy<M, Forward>>: LimitDsl,
+    Order<Q, OrderBy<M, Backward>>: LimitDsl,
+    Order<SeekForward<Q, M>, OrderBy<M, Forward>>: LimitDsl,
+    Order<SeekBackward<Q, M>, OrderBy<M, Backward>>: LimitDsl,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<SeekForward<Q, M>, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<SeekBackward<Q, M>, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
+{
+    fn load_rows(
+        self,
+        position: &Position<M::Cursor>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>> {
+        match position {
+            Position::First => {
+                let query = OrderDsl::order(self, M::order_by());
+                LimitDsl::limit(query, limit).load(conn)
+            }
+            Position::After(cursor) => {
+                let query = OrderDsl::order(FilterDsl::filter(self, M::after(cursor)), M::order_by());
+                LimitDsl::limit(query, limit).load(conn)
+            }
+            Position::Before(cursor) => {
+                let query = FilterDsl::filter(self, M::before(cursor));
+                LimitDsl::limit(OrderDsl::order(query, M::reverse_order_by()), limit).load(conn)
+            }
+            Position::Last => {
+                let query = OrderDsl::order(self, M::reverse_order_by());
+                LimitDsl::limit(query, limit).load(conn)
+            }
+        }
+    }
+}

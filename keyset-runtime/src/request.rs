@@ -1,0 +1,134 @@
+//! [`PageRequest`]: which page a client asks for, as written in a URL.
+
+use serde::Deserialize;
+
+/// Which page to load: the first or last `limit` rows, or the `limit` rows after or before a
+/// cursor token.
+///
+/// Build one in code, or deserialize it from query parameters (`?after=..&limit=..`,
+/// `?before=..&limit=..`, `?last=true&limit=..`, or just `?limit=..` for the first page):
+///
+/// ```
+/// use keyset_runtime::PageRequest;
+///
+/// let request: PageRequest = serde_json::from_str(r#"{"after": "AQ...", "limit": 50}"#).unwrap();
+/// assert_eq!(request, PageRequest::after("AQ...", 50));
+///
+/// // `after` and `before` together are ambiguous, and refused.
+/// let both = serde_json::from_str::<PageRequest>(r#"{"after": "a", "before": "b"}"#);
+/// assert!(both.unwrap_err().to_string().contains("not both"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawPageRequest")]
+pub struct PageRequest {
+    position: RequestedPosition,
+    limit: Option<u32>,
+}
+
+/// The rows a request starts from, tokens still encoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RequestedPosition {
+    First,
+    After(String),
+    Before(String),
+    Last,
+}
+
+impl PageRequest {
+    /// Page size when the request names none.
+    pub const DEFAULT_LIMIT: u32 = 20;
+    /// Largest page served unless [`Paginated::max_limit`](crate::Paginated::max_limit) says
+    /// otherwise; larger requests are clamped to it.
+    pub const DEFAULT_MAX_LIMIT: u32 = 100;
+
+    /// The first `limit` rows.
+    pub fn first(limit: u32) -> Self {
+        PageRequest { position: RequestedPosition::First, limit: Some(limit) }
+    }
+
+    /// The last `limit` rows, returned in the model's order.
+    pub fn last(limit: u32) -> Self {
+        PageRequest { position: RequestedPosition::Last, limit: Some(limit) }
+    }
+
+    /// The `limit` rows after the row a `next_cursor` token points to.
+    pub fn after(token: impl Into<String>, limit: u32) -> Self {
+        PageRequest { position: RequestedPosition::After(token.into()), limit: Some(limit) }
+    }
+
+    /// The `limit` rows before the row a `prev_cursor` token points to, returned in the model's
+    /// order.
+    pub fn before(token: impl Into<String>, limit: u32) -> Self {
+        PageRequest { position: RequestedPosition::Before(token.into()), limit: Some(limit) }
+    }
+
+    /// The requested page size, if the request named one.
+    pub fn limit(&self) -> Option<u32> {
+        self.limit
+    }
+
+    pub(crate) fn position(&self) -> &RequestedPosition {
+        &self.position
+    }
+
+    /// The page size to serve: the requested one (or [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT))
+    /// clamped to `max_limit`.
+    pub(crate) fn effective_limit(&self, max_limit: u32) -> Result<u32, RequestError> {
+        match self.limit {
+            Some(0) => Err(RequestError::ZeroLimit),
+            Some(limit) => Ok(limit.min(max_limit.max(1))),
+            None => Ok(Self::DEFAULT_LIMIT.min(max_limit.max(1))),
+        }
+    }
+}
+
+impl Default for PageRequest {
+    /// The first page of [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT) rows.
+    fn default() -> Self {
+        PageRequest { position: RequestedPosition::First, limit: None }
+    }
+}
+
+/// Why a page request is invalid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// `after` and `before` were both given.
+    #[error("give `after` or `before`, not both")]
+    AfterAndBefore,
+    /// `last` was combined with a cursor.
+    #[error("`last` starts from the end and takes no `after` or `before` cursor")]
+    LastWithCursor,
+    /// The limit is zero.
+    #[error("`limit` must be at least 1")]
+    ZeroLimit,
+}
+
+/// The wire form of a request, before its rules are checked.
+#[derive(Deserialize)]
+struct RawPageRequest {
+    after: Option<String>,
+    before: Option<String>,
+    limit: Option<u32>,
+    #[serde(default)]
+    last: bool,
+}
+
+impl TryFrom<RawPageRequest> for PageRequest {
+    type Error = RequestError;
+
+    fn try_from(raw: RawPageRequest) -> Result<Self, RequestError> {
+        if raw.limit == Some(0) {
+            return Err(RequestError::ZeroLimit);
+        }
+        let position = match (raw.after, raw.before, raw.last) {
+            (Some(_), Some(_), _) => return Err(RequestError::AfterAndBefore),
+            (Some(_), None, true) | (None, Some(_), true) => return Err(RequestError::LastWithCursor),
+            (Some(token), None, false) => RequestedPosition::After(token),
+            (None, Some(token), false) => RequestedPosition::Before(token),
+            (None, None, true) => RequestedPosition::Last,
+            (None, None, false) => RequestedPosition::First,
+        };
+        Ok(PageRequest { position, limit: raw.limit })
+    }
+}
