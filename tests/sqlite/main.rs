@@ -1,0 +1,7 @@
+//! The behaviour suite on SQLite (diesel's bundled libsqlite3, in memory).
+
+mod compose;
+mod request;
+mod sql;
+mod tokens;
+mod walk;

@@ -1,0 +1,160 @@
+//! Tokens: lossless round trips of every key type, and a typed error (never a panic, never a
+//! silent first page) for every way a token can be wrong.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::{DateTime, NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use keyset_runtime::token::{self, MAX_TOKEN_LEN, VERSION};
+use keyset_runtime::{CursorError, Direction, Error, Keyset, PageRequest, Paginate};
+use keyset_tests::models::{Newest, NewestCursor, TopScore};
+use keyset_tests::schema::posts;
+use keyset_tests::{seed, sqlite};
+use serde::{Deserialize, Serialize};
+
+/// Every value type a sort key commonly has, at its extremes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct AllTypes {
+    small: i16,
+    int: i32,
+    big: i64,
+    big_min: i64,
+    unsigned: u64,
+    float: f64,
+    flag: bool,
+    text: String,
+    date: NaiveDate,
+    timestamp: NaiveDateTime,
+    bytes: Vec<u8>,
+}
+
+#[test]
+fn every_value_type_round_trips_exactly() {
+    let value = AllTypes {
+        small: i16::MIN,
+        int: i32::MAX,
+        big: i64::MAX,
+        big_min: i64::MIN,
+        unsigned: u64::MAX,
+        float: -0.1,
+        flag: true,
+        text: "日本語 é ß \u{1F600} \0 ' \" ;--".into(),
+        date: NaiveDate::from_ymd_opt(-4000, 2, 29).unwrap(),
+        timestamp: DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap().naive_utc(),
+        bytes: vec![0, 255, 128],
+    };
+    for direction in [Direction::After, Direction::Before] {
+        let encoded = token::encode(7, direction, &value).unwrap();
+        assert!(encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "URL-safe: {encoded}");
+        assert_eq!(token::decode::<AllTypes>(7, direction, &encoded).unwrap(), value);
+    }
+}
+
+#[test]
+fn microsecond_timestamps_survive_a_walk_step() {
+    let mut conn = sqlite();
+    seed::seed(&mut conn, 50);
+    let first = posts::table.select(Newest::as_select()).paginate(&PageRequest::first(3)).unwrap().load_page(&mut conn).unwrap();
+    let token = first.next_cursor.unwrap();
+    let cursor: NewestCursor = token::decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
+    assert_eq!(cursor, first.items[2].cursor());
+    assert_ne!(cursor.created_at.and_utc().timestamp_subsec_micros(), 0, "the seed has sub-second timestamps");
+}
+
+fn paginate_error(request: PageRequest) -> Error {
+    let mut conn = sqlite();
+    match posts::table.select(Newest::as_select()).paginate(&request) {
+        Ok(paginated) => panic!("expected an error, got a page of {:?}", paginated.load_page(&mut conn).map(|p| p.items.len())),
+        Err(err) => err,
+    }
+}
+
+fn cursor_error(token: &str) -> CursorError {
+    match paginate_error(PageRequest::after(token, 5)) {
+        Error::Cursor(err) => err,
+        other => panic!("expected a cursor error, got {other:?}"),
+    }
+}
+
+fn valid_token() -> String {
+    let cursor = NewestCursor { created_at: seed::timestamp(3), id: 12 };
+    token::encode(Newest::FINGERPRINT, Direction::After, &cursor).unwrap()
+}
+
+fn raw(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+#[test]
+fn malformed_tokens_give_typed_errors() {
+    assert_eq!(cursor_error(""), CursorError::Empty);
+    assert_eq!(cursor_error("not base64!"), CursorError::NotBase64);
+    assert_eq!(cursor_error(&format!("{}==", valid_token())), CursorError::NotBase64, "padding is not ours");
+    let long = "A".repeat(MAX_TOKEN_LEN + 1);
+    assert_eq!(cursor_error(&long), CursorError::TooLong { len: MAX_TOKEN_LEN + 1, max: MAX_TOKEN_LEN });
+    assert_eq!(cursor_error(&raw(&[VERSION, 1, 2])), CursorError::Truncated);
+
+    let valid = URL_SAFE_NO_PAD.decode(valid_token()).unwrap();
+    assert_eq!(cursor_error(&raw(&valid[..valid.len() - 1])), CursorError::Truncated);
+    let mut trailing = valid.clone();
+    trailing.push(0);
+    assert!(matches!(cursor_error(&raw(&trailing)), CursorError::InvalidValues(_)));
+    let mut version = valid.clone();
+    version[0] = 0;
+    assert_eq!(cursor_error(&raw(&version)), CursorError::UnsupportedVersion { found: 0, supported: VERSION });
+}
+
+#[test]
+fn tokens_of_another_sort_order_or_direction_are_refused() {
+    // Same table, same first key, different order: the fingerprint differs.
+    let other = token::encode(TopScore::FINGERPRINT, Direction::After, &NewestCursor { created_at: seed::timestamp(1), id: 1 })
+        .unwrap();
+    assert_eq!(cursor_error(&other), CursorError::ForeignSortOrder);
+    let prev = token::encode(Newest::FINGERPRINT, Direction::Before, &NewestCursor { created_at: seed::timestamp(1), id: 1 })
+        .unwrap();
+    assert_eq!(cursor_error(&prev), CursorError::WrongDirection { expected: Direction::After, found: Direction::Before });
+    assert!(paginate_error(PageRequest::before(valid_token(), 5)).is_client_error());
+}
+
+#[test]
+fn values_of_the_wrong_type_are_refused() {
+    // Right header, but the values are a string where a timestamp and an id should be.
+    let wrong = token::encode(Newest::FINGERPRINT, Direction::After, &("2020-13-45", "x")).unwrap();
+    assert!(matches!(cursor_error(&wrong), CursorError::InvalidValues(_)));
+}
+
+#[test]
+fn zero_limit_is_a_request_error() {
+    let err = paginate_error(PageRequest::first(0));
+    assert!(matches!(err, Error::Request(keyset_runtime::RequestError::ZeroLimit)), "{err:?}");
+    assert!(err.is_client_error());
+}
+
+/// A small deterministic generator, so that the no-panic sweep is reproducible.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// Arbitrary strings and single-byte mutations of a valid token: every one decodes to a typed
+/// error or to a cursor, and none panics. (The fuzz target goes further; this runs every time.)
+#[test]
+fn arbitrary_and_mutated_tokens_never_panic() {
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    let valid = URL_SAFE_NO_PAD.decode(valid_token()).unwrap();
+    let mut refused = 0;
+    for _ in 0..20_000 {
+        let len = (xorshift(&mut state) % 64) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| xorshift(&mut state) as u8).collect();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        refused += token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &text).is_err() as usize;
+
+        let mut mutated = valid.clone();
+        let at = (xorshift(&mut state) as usize) % mutated.len();
+        mutated[at] ^= 1 << (xorshift(&mut state) % 8);
+        let _ = token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &raw(&mutated));
+    }
+    assert!(refused > 19_000, "random strings are refused ({refused} of 20000)");
+}

@@ -1,0 +1,91 @@
+//! Models of every shape the derive supports, over the tables in [`crate::schema`].
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use keyset_runtime::Keyset;
+
+use crate::schema::{memberships, posts};
+
+/// One key: the primary key alone. The table name is inferred (`Post` → `posts`), as Diesel does.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+pub struct Post {
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub author_id: i64,
+    pub title: String,
+}
+
+/// Two keys, both descending: the newest first.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct Newest {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// Two keys in mixed directions, the first through a renamed column.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct NewestIdAsc {
+    #[sort(desc)]
+    #[diesel(column_name = created_at)]
+    pub published: NaiveDateTime,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// Three keys in mixed directions.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct TopScore {
+    #[sort(asc)]
+    pub score: i32,
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub title: String,
+}
+
+/// Three keys, all descending, with a text key that ties often.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct ByTag {
+    #[sort(desc)]
+    pub score: i32,
+    #[sort(desc)]
+    pub tag: String,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// A composite primary key as the tiebreaker, in the key's order.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = memberships)]
+pub struct Membership {
+    #[sort(asc)]
+    pub joined_at: NaiveDateTime,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub team_id: i32,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub user_id: i32,
+}
+
+/// A unique column that is not the primary key, vouched for with `#[tiebreaker(unique)]`.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct ByUniqueTitle {
+    #[sort(asc)]
+    #[tiebreaker(unique)]
+    pub title: String,
+    pub id: i64,
+}
