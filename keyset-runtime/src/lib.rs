@@ -78,6 +78,8 @@
 mod error;
 mod model;
 mod page;
+#[cfg(feature = "sqlite")]
+pub mod plan;
 mod request;
 pub mod sql;
 pub mod token;
@@ -109,4 +111,22 @@ pub mod __private {
     pub trait IsPrimaryKey<K> {}
 
     impl<T: diesel::Table> IsPrimaryKey<T::PrimaryKey> for T {}
+
+    /// Compiles only when a field of type `V` can be bound as column `C`'s SQL type.
+    pub fn assert_sort_key_type<C, V: SortKeyType<C>>() {}
+
+    #[diagnostic::on_unimplemented(
+        message = "the sort key's type `{Self}` does not match the SQL type of column `{C}`",
+        label = "`{Self}` cannot be compared with `{C}`",
+        note = "give the field the Rust type Diesel maps the column's SQL type to"
+    )]
+    pub trait SortKeyType<C> {}
+
+    impl<V, C> SortKeyType<C> for V
+    where
+        C: diesel::Expression,
+        C::SqlType: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
+        V: diesel::expression::AsExpression<C::SqlType>,
+    {
+    }
 }
