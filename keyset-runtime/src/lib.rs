@@ -78,7 +78,7 @@
 mod error;
 mod model;
 mod page;
-#[cfg(feature = "sqlite")]
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod plan;
 mod request;
 pub mod sql;

@@ -4,8 +4,12 @@
 //! ORDER BY. These helpers run the engine's `EXPLAIN` on a query, with its real bound values, and
 //! say whether the plan seeks; call them in your own tests to catch a missing or mismatched index.
 
+use std::marker::PhantomData;
+
+use diesel::backend::Backend;
+use diesel::expression::TypedExpressionType;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
-use diesel::sql_types::{Integer, Text};
+use diesel::sql_types::{SqlType, Text};
 use diesel::{QueryResult, RunQueryDsl};
 
 /// Why a plan check failed.
@@ -21,40 +25,59 @@ pub enum PlanError {
     Database(#[from] diesel::result::Error),
 }
 
-/// `EXPLAIN QUERY PLAN <query>` with the query's own bound values.
-struct ExplainQueryPlan<'q, Q>(&'q Q);
+/// `<prefix> <query>` (e.g. `EXPLAIN QUERY PLAN SELECT ..`) with the query's own bound values,
+/// read as rows of `ST`.
+struct Explain<'q, Q, ST> {
+    prefix: &'static str,
+    query: &'q Q,
+    row: PhantomData<ST>,
+}
 
-impl<Q: QueryFragment<diesel::sqlite::Sqlite>> QueryFragment<diesel::sqlite::Sqlite>
-    for ExplainQueryPlan<'_, Q>
-{
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::sqlite::Sqlite>) -> QueryResult<()> {
-        out.push_sql("EXPLAIN QUERY PLAN ");
-        self.0.walk_ast(out)
+fn explain<'q, Q, ST>(prefix: &'static str, query: &'q Q) -> Explain<'q, Q, ST> {
+    Explain { prefix, query, row: PhantomData }
+}
+
+impl<Q: QueryFragment<DB>, ST, DB: Backend> QueryFragment<DB> for Explain<'_, Q, ST> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql(self.prefix);
+        out.push_sql(" ");
+        self.query.walk_ast(out)
     }
 }
 
-impl<Q> Query for ExplainQueryPlan<'_, Q> {
-    /// SQLite's columns: id, parent, notused, detail.
-    type SqlType = (Integer, Integer, Integer, Text);
+impl<Q, ST: SqlType + TypedExpressionType> Query for Explain<'_, Q, ST> {
+    type SqlType = ST;
 }
 
-impl<Q> QueryId for ExplainQueryPlan<'_, Q> {
+impl<Q, ST> QueryId for Explain<'_, Q, ST> {
     type QueryId = ();
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
-impl<Q, Conn> RunQueryDsl<Conn> for ExplainQueryPlan<'_, Q> {}
+impl<Q, ST, Conn> RunQueryDsl<Conn> for Explain<'_, Q, ST> {}
 
+/// Turns a list of (condition, reason) into a check result that shows the plan on failure.
+fn verdict(plan: Vec<String>, problems: &[(bool, &str)]) -> Result<Vec<String>, PlanError> {
+    match problems.iter().find(|(failed, _)| *failed) {
+        Some((_, reason)) => Err(PlanError::NotASeek { reason: (*reason).to_owned(), plan }),
+        None => Ok(plan),
+    }
+}
+
+#[cfg(feature = "sqlite")]
 /// SQLite's `EXPLAIN QUERY PLAN` of `query`: one line per step, e.g.
 /// `SEARCH posts USING INDEX posts_created_at_id (created_at<?)`.
 pub fn sqlite_plan<Q>(query: &Q, conn: &mut diesel::SqliteConnection) -> QueryResult<Vec<String>>
 where
     Q: QueryFragment<diesel::sqlite::Sqlite>,
 {
-    let rows: Vec<(i32, i32, i32, String)> = ExplainQueryPlan(query).load(conn)?;
+    // SQLite's columns: id, parent, notused, detail.
+    let rows: Vec<(i32, i32, i32, String)> =
+        explain::<_, (diesel::sql_types::Integer, diesel::sql_types::Integer, diesel::sql_types::Integer, Text)>("EXPLAIN QUERY PLAN", query).load(conn)?;
     Ok(rows.into_iter().map(|(_, _, _, detail)| detail).collect())
 }
 
+#[cfg(feature = "sqlite")]
 /// Checks that SQLite answers `query` with an index `SEARCH` and no sort (`USE TEMP B-TREE FOR
 /// ORDER BY`). Returns the plan; on failure the error shows it.
 ///
@@ -91,15 +114,93 @@ where
     Q: QueryFragment<diesel::sqlite::Sqlite>,
 {
     let plan = sqlite_plan(query, conn)?;
-    let reason = if plan.iter().any(|step| step.contains("TEMP B-TREE")) {
-        Some("the rows are sorted after reading (USE TEMP B-TREE): no index matches the ORDER BY")
-    } else if !plan.iter().any(|step| step.starts_with("SEARCH")) {
-        Some("no index SEARCH: the table is scanned")
-    } else {
-        None
-    };
-    match reason {
-        Some(reason) => Err(PlanError::NotASeek { reason: reason.to_owned(), plan }),
-        None => Ok(plan),
-    }
+    let sorts = plan.iter().any(|step| step.contains("TEMP B-TREE"));
+    let seeks = plan.iter().any(|step| step.starts_with("SEARCH"));
+    verdict(
+        plan,
+        &[
+            (sorts, "the rows are sorted after reading (USE TEMP B-TREE): no index matches the ORDER BY"),
+            (!seeks, "no index SEARCH: the table is scanned"),
+        ],
+    )
+}
+
+/// PostgreSQL's `EXPLAIN` of `query`, one line per plan line.
+#[cfg(feature = "postgres")]
+pub fn postgres_plan<Q>(query: &Q, conn: &mut diesel::PgConnection) -> QueryResult<Vec<String>>
+where
+    Q: QueryFragment<diesel::pg::Pg>,
+{
+    explain::<_, Text>("EXPLAIN", query).load(conn)
+}
+
+/// Checks that PostgreSQL answers `query` with index scans whose `Index Cond` holds the seek,
+/// and no `Sort` node (a `Merge Append` of per-partition index scans is fine). Returns the plan.
+#[cfg(feature = "postgres")]
+pub fn postgres_index_seek<Q>(
+    query: &Q,
+    conn: &mut diesel::PgConnection,
+) -> Result<Vec<String>, PlanError>
+where
+    Q: QueryFragment<diesel::pg::Pg>,
+{
+    let plan = postgres_plan(query, conn)?;
+    // Plan nodes are the first line and the lines starting with `->`; the others are a node's
+    // properties (a `Merge Append` has a `Sort Key:` property but sorts nothing).
+    let nodes: Vec<&str> = plan
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let line = line.trim_start();
+            match line.strip_prefix("->") {
+                Some(node) => Some(node.trim_start()),
+                None => (i == 0).then_some(line),
+            }
+        })
+        .collect();
+    let sorts = nodes.iter().any(|n| n.starts_with("Sort") || n.starts_with("Incremental Sort"));
+    let scans = nodes.iter().any(|n| n.starts_with("Seq Scan") || n.starts_with("Bitmap"));
+    let seeks = plan.iter().any(|line| line.contains("Index Cond"));
+    verdict(
+        plan,
+        &[
+            (sorts, "the rows are sorted after reading (a Sort node): no index matches the ORDER BY"),
+            (scans, "the table is scanned (Seq Scan or Bitmap Heap Scan), not walked in index order"),
+            (!seeks, "no Index Cond: the index is read from its start, not sought to the cursor"),
+        ],
+    )
+}
+
+/// MySQL's or MariaDB's `EXPLAIN FORMAT=JSON` of `query`, one line per JSON line.
+#[cfg(feature = "mysql")]
+pub fn mysql_plan<Q>(query: &Q, conn: &mut diesel::MysqlConnection) -> QueryResult<Vec<String>>
+where
+    Q: QueryFragment<diesel::mysql::Mysql>,
+{
+    let json: String = explain::<_, Text>("EXPLAIN FORMAT=JSON", query).get_result(conn)?;
+    Ok(json.lines().map(str::to_owned).collect())
+}
+
+/// Checks that MySQL or MariaDB answers `query` with an index `range` access and no filesort.
+/// Returns the plan.
+#[cfg(feature = "mysql")]
+pub fn mysql_index_seek<Q>(
+    query: &Q,
+    conn: &mut diesel::MysqlConnection,
+) -> Result<Vec<String>, PlanError>
+where
+    Q: QueryFragment<diesel::mysql::Mysql>,
+{
+    let plan = mysql_plan(query, conn)?;
+    let text = plan.join("\n");
+    // MariaDB writes `"filesort": {..}`; MySQL writes `"using_filesort": true`.
+    let sorts = text.contains("\"filesort\"") || text.contains("\"using_filesort\": true");
+    let range = text.contains("\"access_type\": \"range\"");
+    verdict(
+        plan,
+        &[
+            (sorts, "the rows are sorted after reading (filesort): no index matches the ORDER BY"),
+            (!range, "no range access: the index is not sought to the cursor"),
+        ],
+    )
 }

@@ -1,8 +1,29 @@
-//! The behaviour suite on SQLite (diesel's bundled libsqlite3, in memory).
+//! The behaviour suite on SQLite (diesel's bundled libsqlite3, in memory), plus what only SQLite
+//! shows: the SQL pinned with `debug_query`, query plans, tokens and request parsing.
 
+use diesel::prelude::*;
+
+/// The connection type of this suite; `suite/*.rs` is written against it.
+pub type Conn = SqliteConnection;
+
+/// A fresh in-memory database (private to this connection) with the schema created.
+pub fn connect() -> Conn {
+    let mut conn = SqliteConnection::establish(":memory:").expect("open in-memory SQLite");
+    for statement in keyset_tests::schema::SQLITE_DDL {
+        diesel::sql_query(*statement).execute(&mut conn).expect("create schema");
+    }
+    conn
+}
+
+#[path = "../suite/compose.rs"]
 mod compose;
+#[path = "../suite/db.rs"]
+mod db;
+#[path = "../suite/walk.rs"]
+mod walk;
+
 mod hygiene;
+mod plan;
 mod request;
 mod sql;
 mod tokens;
-mod walk;

@@ -9,7 +9,9 @@ use keyset_runtime::token::{self, MAX_TOKEN_LEN, VERSION};
 use keyset_runtime::{CursorError, Direction, Error, Keyset, PageRequest, Paginate};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};
 use keyset_tests::schema::posts;
-use keyset_tests::{seed, sqlite};
+use keyset_tests::seed;
+
+use crate::{connect, db};
 use serde::{Deserialize, Serialize};
 
 /// Every value type a sort key commonly has, at its extremes.
@@ -52,8 +54,7 @@ fn every_value_type_round_trips_exactly() {
 
 #[test]
 fn microsecond_timestamps_survive_a_walk_step() {
-    let mut conn = sqlite();
-    seed::seed(&mut conn, 50);
+    let mut conn = db::seeded(50);
     let first = posts::table.select(Newest::as_select()).paginate(&PageRequest::first(3)).unwrap().load_page(&mut conn).unwrap();
     let token = first.next_cursor.unwrap();
     let cursor: NewestCursor = token::decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
@@ -62,7 +63,7 @@ fn microsecond_timestamps_survive_a_walk_step() {
 }
 
 fn paginate_error(request: PageRequest) -> Error {
-    let mut conn = sqlite();
+    let mut conn = connect();
     match posts::table.select(Newest::as_select()).paginate(&request) {
         Ok(paginated) => panic!("expected an error, got a page of {:?}", paginated.load_page(&mut conn).map(|p| p.items.len())),
         Err(err) => err,

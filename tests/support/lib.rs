@@ -7,13 +7,14 @@ pub mod schema;
 pub mod seed;
 pub mod walk;
 
-use diesel::prelude::*;
+/// The PostgreSQL service on this machine (trust auth); `PG_DATABASE_URL` overrides it.
+pub const POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
-/// A fresh in-memory SQLite database with the schema created.
-pub fn sqlite() -> SqliteConnection {
-    let mut conn = SqliteConnection::establish(":memory:").expect("open in-memory SQLite");
-    for statement in schema::SQLITE_DDL {
-        diesel::sql_query(*statement).execute(&mut conn).expect("create schema");
-    }
-    conn
+/// The MariaDB service on this machine (root, no password); `MYSQL_DATABASE_URL` overrides it.
+pub const MYSQL_URL: &str = "mysql://root@127.0.0.1:3306/test";
+
+/// The database URL for a backend's suite: the environment variable `var`, else `default` (the
+/// service on this machine). A suite that cannot connect fails: it never skips silently.
+pub fn database_url(var: &str, default: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| default.to_owned())
 }

@@ -30,7 +30,7 @@ diesel::table! {
 diesel::joinable!(posts -> authors (author_id));
 diesel::allow_tables_to_appear_in_same_query!(authors, posts, memberships);
 
-/// The schema for SQLite.
+/// The schema for SQLite (each in-memory database is private to its connection).
 pub const SQLITE_DDL: &[&str] = &[
     "CREATE TABLE authors (id BIGINT PRIMARY KEY NOT NULL, name TEXT NOT NULL)",
     "CREATE TABLE posts (
@@ -45,6 +45,48 @@ pub const SQLITE_DDL: &[&str] = &[
         team_id INTEGER NOT NULL,
         user_id INTEGER NOT NULL,
         joined_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (team_id, user_id)
+    )",
+];
+
+/// The schema for PostgreSQL: temporary tables, private to the connection, so that tests run in
+/// parallel against one database without seeing each other's rows.
+pub const POSTGRES_DDL: &[&str] = &[
+    "CREATE TEMPORARY TABLE authors (id BIGINT PRIMARY KEY, name TEXT NOT NULL)",
+    "CREATE TEMPORARY TABLE posts (
+        id BIGINT PRIMARY KEY,
+        author_id BIGINT NOT NULL REFERENCES authors (id),
+        created_at TIMESTAMP NOT NULL,
+        score INTEGER NOT NULL,
+        tag TEXT NOT NULL,
+        title TEXT NOT NULL UNIQUE
+    )",
+    "CREATE TEMPORARY TABLE memberships (
+        team_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        joined_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (team_id, user_id)
+    )",
+];
+
+/// The schema for MariaDB/MySQL: temporary tables as for PostgreSQL (they take no foreign
+/// keys); `DATETIME(6)` keeps microseconds; utf8mb4 with the server's default collation, which is
+/// case- and accent-insensitive, so text keys tie more than elsewhere.
+pub const MYSQL_DDL: &[&str] = &[
+    "CREATE TEMPORARY TABLE authors (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)
+        DEFAULT CHARSET = utf8mb4",
+    "CREATE TEMPORARY TABLE posts (
+        id BIGINT PRIMARY KEY,
+        author_id BIGINT NOT NULL,
+        created_at DATETIME(6) NOT NULL,
+        score INTEGER NOT NULL,
+        tag VARCHAR(64) NOT NULL,
+        title VARCHAR(64) NOT NULL UNIQUE
+    ) DEFAULT CHARSET = utf8mb4",
+    "CREATE TEMPORARY TABLE memberships (
+        team_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        joined_at DATETIME(6) NOT NULL,
         PRIMARY KEY (team_id, user_id)
     )",
 ];

@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDateTime};
 use diesel::prelude::*;
 
-use crate::schema::{authors, memberships, posts};
+use crate::schema::posts;
 
 /// Tag values: unicode, case and accents, so text comparison is exercised.
 pub const TAGS: &[&str] = &["apple", "Apple", "été", "Zürich", "ß", "日本", "a'b\"c;--"];
@@ -38,27 +38,12 @@ pub fn post(id: i64) -> NewPost {
     }
 }
 
-/// Five authors and `count` posts (ids 1..=count), and 60 memberships.
-pub fn seed(conn: &mut SqliteConnection, count: i64) {
-    let names: Vec<_> = (1..=5i64).map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}")))).collect();
-    diesel::insert_into(authors::table).values(&names).execute(conn).expect("insert authors");
-    insert_posts(conn, 1..=count);
-    let members: Vec<_> = (0..60i32)
-        .map(|i| {
-            (
-                memberships::team_id.eq(i % 4),
-                memberships::user_id.eq(i / 4),
-                memberships::joined_at.eq(timestamp(i64::from(i % 3))),
-            )
-        })
-        .collect();
-    diesel::insert_into(memberships::table).values(&members).execute(conn).expect("insert memberships");
+/// The five authors.
+pub fn authors() -> Vec<(i64, String)> {
+    (1..=5).map(|id| (id, format!("author {id}"))).collect()
 }
 
-/// Inserts the posts with these ids.
-pub fn insert_posts(conn: &mut SqliteConnection, ids: impl IntoIterator<Item = i64>) {
-    let rows: Vec<NewPost> = ids.into_iter().map(post).collect();
-    for chunk in rows.chunks(500) {
-        diesel::insert_into(posts::table).values(chunk).execute(conn).expect("insert posts");
-    }
+/// 60 memberships: four teams, 15 users, three join times.
+pub fn memberships() -> Vec<(i32, i32, NaiveDateTime)> {
+    (0..60).map(|i| (i % 4, i / 4, timestamp(i64::from(i % 3)))).collect()
 }

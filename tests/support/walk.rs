@@ -1,6 +1,5 @@
 //! Walking a table page by page, in either direction, and the checks every walk must pass.
 
-use diesel::SqliteConnection;
 use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
 
 /// More pages than any walk in the suites needs: a walk that takes more is looping.
@@ -13,9 +12,9 @@ pub fn cursors<M: Keyset>(rows: &[M]) -> Vec<M::Cursor> {
 }
 
 /// Loads one page of `query()` for `request`.
-pub fn page<Q>(conn: &mut SqliteConnection, query: &impl Fn() -> Q, request: &PageRequest) -> Page<Q::Model>
+pub fn page<Conn, Q>(conn: &mut Conn, query: &impl Fn() -> Q, request: &PageRequest) -> Page<Q::Model>
 where
-    Q: PageQuery<'static, SqliteConnection>,
+    Q: PageQuery<'static, Conn>,
 {
     query()
         .paginate(request)
@@ -28,9 +27,9 @@ where
 /// Pages forward from the first page to the end, following `next_cursor`, and returns every row.
 /// Checks on the way that every page but the last is full and has a `next_cursor`, that only the
 /// last page lacks one, and that only the first page lacks a `prev_cursor`.
-pub fn forward<Q>(conn: &mut SqliteConnection, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
+pub fn forward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
 where
-    Q: PageQuery<'static, SqliteConnection>,
+    Q: PageQuery<'static, Conn>,
 {
     let mut rows = Vec::new();
     let mut request = PageRequest::first(limit);
@@ -55,9 +54,9 @@ where
 
 /// Pages backward from the last page to the start, following `prev_cursor`, and returns every
 /// row in the model's order. The mirror image of [`forward`]'s checks.
-pub fn backward<Q>(conn: &mut SqliteConnection, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
+pub fn backward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
 where
-    Q: PageQuery<'static, SqliteConnection>,
+    Q: PageQuery<'static, Conn>,
 {
     let mut pages = Vec::new();
     let mut request = PageRequest::last(limit);

@@ -17,3 +17,18 @@ pub trait SeekDialect: Backend {
 impl SeekDialect for diesel::sqlite::Sqlite {
     const ROW_VALUES: bool = false;
 }
+
+/// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
+/// after the seek. (For mixed directions no row value exists, and the OR expansion with a leading
+/// bound is used.)
+#[cfg(feature = "postgres")]
+impl SeekDialect for diesel::pg::Pg {
+    const ROW_VALUES: bool = true;
+}
+
+/// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row
+/// before the cursor); the OR expansion becomes an exact multi-column range.
+#[cfg(feature = "mysql")]
+impl SeekDialect for diesel::mysql::Mysql {
+    const ROW_VALUES: bool = false;
+}

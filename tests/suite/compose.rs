@@ -6,12 +6,11 @@ use keyset_runtime::{Keyset, PageRequest, Paginate};
 use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::walk::{self, cursors};
-use keyset_tests::{seed, sqlite};
 
-fn seeded() -> SqliteConnection {
-    let mut conn = sqlite();
-    seed::seed(&mut conn, 300);
-    conn
+use crate::{db, Conn};
+
+fn seeded() -> Conn {
+    db::seeded(300)
 }
 
 #[test]

@@ -5,23 +5,23 @@ use diesel::prelude::*;
 use keyset_runtime::{Keyset, PageRequest};
 use keyset_tests::models::{ByTag, ByUniqueTitle, Membership, Newest, NewestIdAsc, Post, TopScore};
 use keyset_tests::schema::{memberships, posts};
+use keyset_tests::seed;
 use keyset_tests::walk::{self, cursors};
-use keyset_tests::{seed, sqlite};
+
+use crate::{connect, db, Conn};
 
 const ROWS: i64 = 300;
 const LIMITS: &[u32] = &[1, 2, 7, 50, 299, 300, 301, 1000];
 
-fn seeded() -> SqliteConnection {
-    let mut conn = sqlite();
-    seed::seed(&mut conn, ROWS);
-    conn
+fn seeded() -> Conn {
+    db::seeded(ROWS)
 }
 
 /// Walks forward and backward at every page size and compares with `expected` (the oracle: the
 /// model's rows in a hand-written ORDER BY).
-fn check_walks<Q>(conn: &mut SqliteConnection, expected: Vec<Q::Model>, query: impl Fn() -> Q)
+fn check_walks<Q>(conn: &mut Conn, expected: Vec<Q::Model>, query: impl Fn() -> Q)
 where
-    Q: keyset_runtime::PageQuery<'static, SqliteConnection>,
+    Q: keyset_runtime::PageQuery<'static, Conn>,
     <Q::Model as Keyset>::Cursor: std::fmt::Debug + PartialEq,
 {
     let expected = cursors(&expected);
@@ -126,7 +126,7 @@ fn back_and_forth_returns_the_same_pages() {
 
 #[test]
 fn empty_table_has_one_empty_page_without_cursors() {
-    let mut conn = sqlite();
+    let mut conn = connect();
     for request in [PageRequest::first(5), PageRequest::last(5)] {
         let page = walk::page(&mut conn, &|| posts::table.select(Newest::as_select()), &request);
         assert!(page.items.is_empty());

@@ -1,0 +1,122 @@
+//! On a table large enough that the planner has a choice, with the index the sort order asks
+//! for, a page at a deep cursor is an index scan with an `Index Cond` and no `Sort`; on a
+//! hash-partitioned table it is a `Merge Append` of per-partition index scans.
+
+use diesel::prelude::*;
+use keyset_runtime::plan::postgres_index_seek;
+use keyset_runtime::Keyset;
+use keyset_tests::models::{Newest, NewestIdAsc};
+use keyset_tests::schema::posts;
+use keyset_tests::walk::{self, cursors};
+
+use crate::{connect, db};
+
+const ROWS: i64 = 50_000;
+
+fn execute(conn: &mut PgConnection, sql: &str) {
+    diesel::sql_query(sql).execute(conn).unwrap_or_else(|err| panic!("{sql}: {err}"));
+}
+
+#[test]
+fn deep_pages_are_index_seeks_for_uniform_and_mixed_directions() {
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)");
+    execute(&mut conn, "CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)");
+    execute(&mut conn, "ANALYZE posts");
+
+    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let deep = rows[ROWS as usize * 9 / 10].cursor();
+    for plan in [
+        postgres_index_seek(
+            &posts::table.select(Newest::as_select()).filter(Newest::after(&deep)).order(Newest::order_by()).limit(21),
+            &mut conn,
+        ),
+        postgres_index_seek(
+            &posts::table
+                .select(Newest::as_select())
+                .filter(Newest::before(&deep))
+                .order(Newest::reverse_order_by())
+                .limit(21),
+            &mut conn,
+        ),
+    ] {
+        let plan = plan.unwrap();
+        let cond = plan.iter().find(|line| line.contains("Index Cond")).unwrap();
+        assert!(cond.contains("ROW(created_at, id)"), "the seek uses both columns: {plan:#?}");
+        assert!(plan.iter().any(|line| line.contains("posts_newest ")), "{plan:#?}");
+    }
+
+    let rows = posts::table.select(NewestIdAsc::as_select()).order(NewestIdAsc::order_by()).load(&mut conn).unwrap();
+    let deep = rows[ROWS as usize * 9 / 10].cursor();
+    let mixed = posts::table
+        .select(NewestIdAsc::as_select())
+        .filter(NewestIdAsc::after(&deep))
+        .order(NewestIdAsc::order_by())
+        .limit(21);
+    let plan = postgres_index_seek(&mixed, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("posts_newest_id_asc")), "{plan:#?}");
+    let cond = plan.iter().find(|line| line.contains("Index Cond")).unwrap();
+    assert!(cond.contains("created_at <="), "the leading bound is the seek: {plan:#?}");
+}
+
+#[test]
+fn a_missing_index_is_reported_with_the_plan() {
+    let mut conn = db::seeded(2_000);
+    execute(&mut conn, "ANALYZE posts");
+    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let page = posts::table.select(Newest::as_select()).filter(Newest::after(&rows[1_500].cursor())).order(Newest::order_by()).limit(21);
+    let err = postgres_index_seek(&page, &mut conn).unwrap_err();
+    assert!(err.to_string().contains("Sort"), "{err}");
+}
+
+diesel::table! {
+    /// Posts hash-partitioned on their id, as sharded deployments lay data out.
+    pposts (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+#[derive(Queryable, Selectable, keyset_runtime::Keyset, Debug, PartialEq)]
+#[diesel(table_name = pposts)]
+struct PartitionedPost {
+    #[sort(desc)]
+    created_at: chrono::NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    id: i64,
+}
+
+#[test]
+fn hash_partitioned_table_merges_per_partition_seeks_and_walks_exactly() {
+    let mut conn = connect();
+    execute(&mut conn, "CREATE TEMPORARY TABLE pposts (id BIGINT PRIMARY KEY, created_at TIMESTAMP NOT NULL) PARTITION BY HASH (id)");
+    for remainder in 0..4 {
+        execute(
+            &mut conn,
+            &format!("CREATE TEMPORARY TABLE pposts_{remainder} PARTITION OF pposts FOR VALUES WITH (MODULUS 4, REMAINDER {remainder})"),
+        );
+    }
+    execute(&mut conn, "CREATE INDEX pposts_newest ON pposts (created_at DESC, id DESC)");
+    execute(
+        &mut conn,
+        "INSERT INTO pposts SELECT g, TIMESTAMP '2024-01-01' + (g % 97) * INTERVAL '1.000007 second' FROM generate_series(1, 40000) g",
+    );
+    execute(&mut conn, "ANALYZE pposts");
+
+    let expected = pposts::table
+        .order((pposts::created_at.desc(), pposts::id.desc()))
+        .select(PartitionedPost::as_select())
+        .load(&mut conn)
+        .unwrap();
+    let query = || pposts::table.select(PartitionedPost::as_select());
+    assert_eq!(cursors(&walk::forward(&mut conn, 700, query)), cursors(&expected));
+    assert_eq!(cursors(&walk::backward(&mut conn, 700, query)), cursors(&expected));
+
+    let deep = expected[36_000].cursor();
+    let page = query().filter(PartitionedPost::after(&deep)).order(PartitionedPost::order_by()).limit(21);
+    let plan = postgres_index_seek(&page, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("Merge Append")), "{plan:#?}");
+    let seeks = plan.iter().filter(|line| line.contains("Index Cond")).count();
+    assert_eq!(seeks, 4, "one index seek per partition: {plan:#?}");
+}

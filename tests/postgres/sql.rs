@@ -1,0 +1,42 @@
+//! PostgreSQL gets a row value for uniform directions (an exact `Index Cond` on every column) and
+//! the OR expansion with a leading bound for mixed directions.
+
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use keyset_runtime::Keyset;
+use keyset_tests::models::{Newest, NewestCursor, NewestIdAsc, NewestIdAscCursor};
+use keyset_tests::schema::posts;
+use keyset_tests::seed;
+
+fn statement<T: diesel::query_builder::QueryFragment<Pg>>(query: &T) -> String {
+    let sql = diesel::debug_query::<Pg, _>(query).to_string();
+    sql.split(" -- binds: ").next().unwrap().to_owned()
+}
+
+#[test]
+fn uniform_directions_use_a_row_value() {
+    let cursor = NewestCursor { created_at: seed::timestamp(1), id: 9 };
+    let after = posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
+    assert_eq!(
+        statement(&after),
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") < ($1, $2)) \
+         ORDER BY \"posts\".\"created_at\" DESC, \"posts\".\"id\" DESC"
+    );
+    let before = posts::table.select(posts::id).filter(Newest::before(&cursor)).order(Newest::reverse_order_by());
+    assert_eq!(
+        statement(&before),
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") > ($1, $2)) \
+         ORDER BY \"posts\".\"created_at\" ASC, \"posts\".\"id\" ASC"
+    );
+}
+
+#[test]
+fn mixed_directions_use_the_or_expansion_with_a_leading_bound() {
+    let cursor = NewestIdAscCursor { published: seed::timestamp(1), id: 9 };
+    let after = posts::table.select(posts::id).filter(NewestIdAsc::after(&cursor));
+    assert_eq!(
+        statement(&after),
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= $1 AND \
+         (\"posts\".\"created_at\" < $2 OR (\"posts\".\"created_at\" = $3 AND \"posts\".\"id\" > $4)))"
+    );
+}
