@@ -5,7 +5,7 @@
 //! `End`. The runtime renders the ORDER BY, its reverse and the seek predicate from that one list,
 //! which is what makes the filter mirror the ORDER BY by construction.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -15,6 +15,7 @@ use crate::model::{Model, SortKey};
 /// The full expansion of a valid model: the cursor, the trait impl and the static checks.
 pub fn expand(model: &Model) -> TokenStream {
     let mut out = items(model, &model.keys.iter().collect::<Vec<_>>());
+    out.extend(model.keys.iter().map(|key| sort_key_type_assertion(model, key)));
     out.extend(primary_key_assertion(model));
     out
 }
@@ -140,32 +141,73 @@ fn direction(direction: Direction) -> TokenStream {
     }
 }
 
+/// The field's type must be one Diesel can compare with its column: otherwise the mismatch would
+/// surface deep in the runtime's bounds at the first `paginate` call, or at the derive. Both of
+/// the check's bounds are on the field's type, and rustc reports a failed bound at the type
+/// argument it is on, so the error points at the field's type. The column path keeps its own
+/// spans: a wrong table or column name is then the same error at the same place as in the
+/// `Keyset` impl, which rustc reports once.
+fn sort_key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
+    let rt = runtime();
+    let column = column_path(&model.table, key);
+    let ty = key.ty;
+    quote_spanned! {key.ty.span()=>
+        const _: fn() = || {
+            #rt::assert_sort_key_type::<#column, #ty>();
+        };
+    }
+}
+
 /// The tiebreaker must be the table's primary key (in order, for a composite key), unless the
-/// user vouched for a unique column with `#[tiebreaker(unique)]`. A type equality against
-/// `<table as Table>::PrimaryKey`, spanned at the `#[tiebreaker]` attribute so the error lands there.
+/// user vouched for a unique column with `#[tiebreaker(unique)]`. A trait bound against
+/// `<table as Table>::PrimaryKey`, reported at the type argument that fails it: that argument
+/// and the call carry the span of the first `#[tiebreaker]`, so the error lands there. The
+/// table and columns are named in aliases that keep their own spans, so that a wrong name is the
+/// same error at the same place as in the `Keyset` impl, which rustc reports once.
 fn primary_key_assertion(model: &Model) -> TokenStream {
     let tiebreakers: Vec<&SortKey> = model.tiebreakers().collect();
-    let Some(first) = tiebreakers.first() else { return TokenStream::new() };
-    let attr = first.tiebreaker.as_ref().expect("filtered to tiebreakers");
+    let Some(attr) = tiebreakers.first().and_then(|first| first.tiebreaker.as_ref()) else {
+        return TokenStream::new();
+    };
     if attr.unique {
         return TokenStream::new();
     }
     let rt = runtime();
     let table = &model.table;
-    let columns = tiebreakers.iter().map(|key| {
-        let column = &key.column;
-        quote!(#table::#column)
-    });
+    let columns = tiebreakers.iter().map(|key| column_path(table, key));
     let primary_key = if tiebreakers.len() == 1 {
         quote!(#(#columns)*)
     } else {
         quote!((#(#columns,)*))
     };
-    quote_spanned! {attr.span=>
+    let (table_alias, tiebreaker_alias) = (Ident::new("__Table", attr.span), Ident::new("__Tiebreaker", attr.span));
+    let check = respan(
+        quote!(#rt::assert_tiebreaker_is_primary_key::<#table_alias, #tiebreaker_alias>();),
+        attr.span,
+    );
+    quote! {
         const _: fn() = || {
-            #rt::assert_tiebreaker_is_primary_key::<#table::table, #primary_key>();
+            type #table_alias = #table::table;
+            type #tiebreaker_alias = #primary_key;
+            #check
         };
     }
+}
+
+/// Gives every token the span of the user's `#[tiebreaker]`, so that an error anywhere in them
+/// points there, without rustc adding "in this derive macro expansion". Only for tokens that
+/// resolve the same from the user's code: absolute paths, and names defined with the same span.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                tree = TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
+            }
+            tree.set_span(span);
+            tree
+        })
+        .collect()
 }
 
 fn runtime() -> TokenStream {
