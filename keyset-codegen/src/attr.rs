@@ -4,9 +4,9 @@
 //! Every token is either recognised or rejected with an error that shows the correct syntax;
 //! nothing is silently ignored, except Diesel's own keys, which Diesel itself validates.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::parse::ParseStream;
-use syn::spanned::Spanned;
 use syn::{Attribute, Ident, LitStr, Token};
 
 mod kw {
@@ -48,34 +48,53 @@ pub enum Nulls {
 /// `#[sort(desc)]`, `#[sort(asc, nulls = first)]`.
 #[derive(Clone, Debug)]
 pub struct SortAttr {
-    /// The whole attribute, for errors about it.
-    pub span: Span,
+    /// The whole attribute, `#[sort(desc)]`, for errors about it.
+    pub tokens: TokenStream,
     pub direction: Direction,
     /// The placement and the span of the `nulls = ..` argument.
     pub nulls: Option<(Nulls, Span)>,
+    /// False for the stand-in of an attribute that could not be parsed: its direction is a guess.
+    pub parsed: bool,
 }
 
 /// `#[tiebreaker]` or `#[tiebreaker(unique)]`.
 #[derive(Clone, Debug)]
 pub struct TiebreakerAttr {
+    /// The whole attribute, for errors about it.
+    pub tokens: TokenStream,
+    /// One span over `[tiebreaker]`, for the generated primary-key check: a check needs a single
+    /// span, and a compiler on stable cannot join the `#` to the brackets.
     pub span: Span,
     /// `unique`: the column is unique but not the table's primary key; the user vouches for it.
     pub unique: bool,
 }
 
 impl SortAttr {
+    /// A stand-in for an attribute that could not be parsed (its error is already recorded), so
+    /// that the field still counts as a sort key for the rules that do not need its arguments.
+    pub fn unparsed(attr: &Attribute) -> Self {
+        SortAttr { tokens: attr.to_token_stream(), direction: Direction::Asc, nulls: None, parsed: false }
+    }
+
     pub fn parse(attr: &Attribute) -> syn::Result<Self> {
-        let span = attr.span();
-        if let syn::Meta::Path(_) = attr.meta {
-            return Err(syn::Error::new(span, format!("`#[sort]` needs a direction: {SORT_SYNTAX}")));
-        }
-        attr.parse_args_with(|input: ParseStream| {
-            let mut direction: Option<(Direction, Span)> = None;
+        let tokens = attr.to_token_stream();
+        let span = attr.bracket_token.span.join();
+        let list = match &attr.meta {
+            syn::Meta::List(list) => list,
+            syn::Meta::Path(_) => {
+                return Err(syn::Error::new(span, format!("`#[sort]` needs a direction: {SORT_SYNTAX}")));
+            }
+            syn::Meta::NameValue(nv) => {
+                return Err(syn::Error::new_spanned(
+                    nv,
+                    format!("`#[sort = ..]` is not how a sort key is written: {SORT_SYNTAX}"),
+                ));
+            }
+        };
+        list.parse_args_with(|input: ParseStream| {
+            let mut direction: Option<Direction> = None;
             let mut nulls = None;
-            loop {
-                if input.is_empty() {
-                    break;
-                }
+            while !input.is_empty() {
                 let lookahead = input.lookahead1();
                 if lookahead.peek(kw::asc) || lookahead.peek(kw::desc) {
                     let (dir, dir_span) = if input.peek(kw::asc) {
@@ -83,25 +102,32 @@ impl SortAttr {
                     } else {
                         (Direction::Desc, input.parse::<kw::desc>()?.span)
                     };
-                    if let Some((first, _)) = direction {
-                        return Err(syn::Error::new(
-                            dir_span,
+                    if let Some(first) = direction {
+                        let first = first.sql().to_lowercase();
+                        let word = dir.sql().to_lowercase();
+                        let message = if first == word {
+                            format!("`{word}` is given twice: write it once, `#[sort({word})]`")
+                        } else {
                             format!(
-                                "`#[sort]` takes one direction, found `{}` and `{}`: keep one, \
-                                 e.g. `#[sort({})]`",
-                                first.sql().to_lowercase(),
-                                dir.sql().to_lowercase(),
-                                first.sql().to_lowercase(),
-                            ),
-                        ));
+                                "`#[sort]` takes one direction, found `{first}` and `{word}`: keep \
+                                 one, `#[sort({first})]` or `#[sort({word})]`"
+                            )
+                        };
+                        return Err(syn::Error::new(dir_span, message));
                     }
-                    direction = Some((dir, dir_span));
+                    direction = Some(dir);
                 } else if lookahead.peek(kw::nulls) {
                     let key = input.parse::<kw::nulls>()?;
                     if nulls.is_some() {
                         return Err(syn::Error::new(
                             key.span,
                             "`nulls` is given twice: write it once, `nulls = first` or `nulls = last`",
+                        ));
+                    }
+                    if !input.peek(Token![=]) {
+                        return Err(syn::Error::new(
+                            key.span,
+                            "`nulls` needs a placement: write `nulls = first` or `nulls = last`",
                         ));
                     }
                     input.parse::<Token![=]>()?;
@@ -119,17 +145,13 @@ impl SortAttr {
                 } else {
                     return Err(unknown_argument(input, lookahead.error()));
                 }
-                if input.is_empty() {
-                    break;
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
                 }
-                input.parse::<Token![,]>()?;
             }
             match direction {
-                Some((direction, _)) => Ok(SortAttr { span, direction, nulls }),
-                None => Err(syn::Error::new(
-                    span,
-                    format!("`#[sort]` needs a direction: {SORT_SYNTAX}"),
-                )),
+                Some(direction) => Ok(SortAttr { tokens: tokens.clone(), direction, nulls, parsed: true }),
+                None => Err(syn::Error::new(span, format!("`#[sort]` needs a direction: {SORT_SYNTAX}"))),
             }
         })
     }
@@ -137,41 +159,53 @@ impl SortAttr {
 
 /// Replaces syn's "expected one of" with a message that also names the unknown word.
 fn unknown_argument(input: ParseStream, fallback: syn::Error) -> syn::Error {
-    match input.fork().parse::<Ident>() {
+    match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
         Ok(word) => syn::Error::new(
             word.span(),
-            format!("unknown `#[sort]` argument `{word}`: expected `asc`, `desc` or `nulls = first|last`; {SORT_SYNTAX}"),
+            format!(
+                "unknown `#[sort]` argument `{word}`: expected `asc`, `desc` or `nulls = first|last`; \
+                 {SORT_SYNTAX}"
+            ),
         ),
         Err(_) => fallback,
     }
 }
 
+const TIEBREAKER_SYNTAX: &str = "write `#[tiebreaker]` on the primary key, or `#[tiebreaker(unique)]` on a \
+     `NOT NULL` column with a unique index that is not the primary key";
+
 impl TiebreakerAttr {
+    /// A stand-in for an attribute that could not be parsed (its error is already recorded).
+    pub fn unparsed(attr: &Attribute) -> Self {
+        TiebreakerAttr { tokens: attr.to_token_stream(), span: attr.bracket_token.span.join(), unique: false }
+    }
+
     pub fn parse(attr: &Attribute) -> syn::Result<Self> {
-        let span = attr.span();
+        let tokens = attr.to_token_stream();
+        let span = attr.bracket_token.span.join();
         match &attr.meta {
-            syn::Meta::Path(_) => Ok(TiebreakerAttr { span, unique: false }),
-            syn::Meta::List(list) => {
-                list.parse_args_with(|input: ParseStream| {
-                    if input.peek(kw::unique) && {
-                        let fork = input.fork();
-                        fork.parse::<kw::unique>().is_ok() && fork.is_empty()
-                    } {
-                        input.parse::<kw::unique>()?;
-                        Ok(TiebreakerAttr { span, unique: true })
-                    } else {
-                        Err(syn::Error::new(
-                            list.tokens.span(),
-                            "`#[tiebreaker]` takes no arguments except `unique`: write \
-                             `#[tiebreaker]` on the primary key, or `#[tiebreaker(unique)]` on a \
-                             unique column that is not the primary key",
-                        ))
-                    }
-                })
-            }
-            syn::Meta::NameValue(nv) => Err(syn::Error::new(
-                nv.eq_token.span,
-                "`#[tiebreaker]` takes no value: write `#[tiebreaker]` or `#[tiebreaker(unique)]`",
+            syn::Meta::Path(_) => Ok(TiebreakerAttr { tokens, span, unique: false }),
+            syn::Meta::List(list) if list.tokens.is_empty() => Err(syn::Error::new(
+                list.delimiter.span().join(),
+                format!("`#[tiebreaker]` takes no empty parentheses: {TIEBREAKER_SYNTAX}"),
+            )),
+            syn::Meta::List(list) => list.parse_args_with(|input: ParseStream| {
+                let fork = input.fork();
+                if fork.parse::<kw::unique>().is_ok() && fork.is_empty() {
+                    input.parse::<kw::unique>()?;
+                    return Ok(TiebreakerAttr { tokens: tokens.clone(), span, unique: true });
+                }
+                Err(syn::Error::new_spanned(
+                    &list.tokens,
+                    format!(
+                        "`#[tiebreaker]` takes no arguments except `unique`, found `{}`: {TIEBREAKER_SYNTAX}",
+                        list.tokens
+                    ),
+                ))
+            }),
+            syn::Meta::NameValue(nv) => Err(syn::Error::new_spanned(
+                nv,
+                format!("`#[tiebreaker]` takes no value: {TIEBREAKER_SYNTAX}"),
             )),
         }
     }
@@ -212,9 +246,9 @@ pub fn parse_diesel_field(attr: &Attribute, out: &mut DieselField) -> syn::Resul
         if key == "column_name" {
             input.parse::<Token![=]>()?;
             out.column_name = Some(if input.peek(LitStr) {
-                input.parse::<LitStr>()?.parse_with(syn::ext::IdentExt::parse_any)?
+                column_from_str(&input.parse::<LitStr>()?)?
             } else {
-                input.call(syn::ext::IdentExt::parse_any)?
+                input.parse::<Ident>()?
             });
             return Ok(true);
         }
@@ -223,6 +257,25 @@ pub fn parse_diesel_field(attr: &Attribute, out: &mut DieselField) -> syn::Resul
         }
         Ok(false)
     })
+}
+
+/// `column_name = "type"` names the column `r#type` of the `table!`, as Diesel reads it: any
+/// name that is a keyword in Rust is a raw identifier there.
+fn column_from_str(name: &LitStr) -> syn::Result<Ident> {
+    let value = name.value();
+    match syn::parse_str::<Ident>(&format!("r#{value}")) {
+        Ok(mut ident) => {
+            ident.set_span(name.span());
+            Ok(ident)
+        }
+        Err(_) => Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{value}` is not a column of a Diesel `table!`: `column_name` names the column as \
+                 the `table!` declares it, e.g. `#[diesel(column_name = created_at)]`"
+            ),
+        )),
+    }
 }
 
 /// Walks the comma-separated items of `#[diesel(..)]`, handing each key to `on_key`. When it

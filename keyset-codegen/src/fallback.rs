@@ -1,22 +1,64 @@
 //! What an invalid model still expands to. The errors are reported first; beside them we define
 //! the names users refer to (`PostCursor`, the `Keyset` impl) from the keys we can trust, so the
-//! rest of their code does not add a cascade of "cannot find type" errors to the real one.
+//! rest of their code does not add a cascade of "cannot find type" or "trait not implemented"
+//! errors to the real one.
 
 use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 use syn::DeriveInput;
 
 use crate::expand;
 use crate::model::{Model, SortKey};
 
-pub fn fallback(_input: &DeriveInput, model: Option<&Model>) -> TokenStream {
-    let Some(model) = model else {
-        // Not a struct with named fields: there is nothing sensible to define.
-        return TokenStream::new();
-    };
-    if !model.generics.params.is_empty() {
-        return TokenStream::new();
+pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
+    match model {
+        // A field that is not a plain column would name a column that may not exist.
+        Some(model) if model.generics.params.is_empty() => {
+            let keys: Vec<&SortKey> = model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
+            expand::items(model, &keys)
+        }
+        // Not a struct with named fields, or a generic one: no key can be trusted, so the names
+        // are defined with no keys at all.
+        _ => without_keys(input),
     }
-    // A field that is not a plain column would name a column that may not exist.
-    let keys: Vec<&SortKey> = model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
-    expand::items(model, &keys)
+}
+
+/// An empty `<Model>Cursor` and a `Keyset` impl with no sort keys, for any item (generics kept).
+fn without_keys(input: &DeriveInput) -> TokenStream {
+    let rt = quote!(::keyset_runtime::__private);
+    let ident = &input.ident;
+    let vis = &input.vis;
+    let cursor = format_ident!("{}Cursor", ident);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[derive(
+            ::core::fmt::Debug,
+            ::core::clone::Clone,
+            ::core::cmp::PartialEq,
+            #rt::serde::Serialize,
+            #rt::serde::Deserialize,
+        )]
+        #[serde(crate = "::keyset_runtime::__private::serde")]
+        #vis struct #cursor {}
+
+        #[automatically_derived]
+        impl #impl_generics #rt::Keyset for #ident #ty_generics #where_clause {
+            type Cursor = #cursor;
+            type Columns = #rt::End;
+            type Keys = #rt::End;
+            const SORT_ORDER: &'static str = "";
+
+            fn cursor(&self) -> #cursor {
+                #cursor {}
+            }
+
+            fn columns() -> Self::Columns {
+                #rt::End
+            }
+
+            fn keys(_: #cursor) -> Self::Keys {
+                #rt::End
+            }
+        }
+    }
 }

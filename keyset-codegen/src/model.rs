@@ -4,7 +4,6 @@
 
 use proc_macro2::Span;
 use quote::format_ident;
-use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Field, Fields, Ident, Type, Visibility};
 
 use crate::attr::{self, DieselField, DieselStruct, Direction, Nulls, SortAttr, TiebreakerAttr};
@@ -21,6 +20,9 @@ pub struct Model<'a> {
     pub cursor: Ident,
     /// Sort keys in ORDER BY order (the order of the fields).
     pub keys: Vec<SortKey<'a>>,
+    /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
+    /// missing keys or a missing tiebreaker would only repeat it.
+    pub unsorted_tiebreaker: bool,
 }
 
 /// A field with `#[sort(..)]`.
@@ -108,7 +110,9 @@ impl<'a> Model<'a> {
         }
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
 
-        let keys = fields.iter().filter_map(|field| SortKey::from_field(cx, field)).collect();
+        let mut unsorted_tiebreaker = false;
+        let keys =
+            fields.iter().filter_map(|field| SortKey::from_field(cx, field, &mut unsorted_tiebreaker)).collect();
         Some(Model {
             ident: &input.ident,
             vis: &input.vis,
@@ -116,6 +120,7 @@ impl<'a> Model<'a> {
             table,
             cursor: format_ident!("{}Cursor", input.ident),
             keys,
+            unsorted_tiebreaker,
         })
     }
 
@@ -152,37 +157,41 @@ impl<'a> Model<'a> {
 }
 
 impl<'a> SortKey<'a> {
-    /// Reads one field: `None` when it is not a sort key (or its `#[sort]` could not be parsed).
-    fn from_field(cx: &mut Ctxt, field: &'a Field) -> Option<SortKey<'a>> {
+    /// Reads one field: `None` when it is not a sort key. A `#[tiebreaker]` without `#[sort]` is
+    /// an error, and sets `unsorted_tiebreaker`.
+    fn from_field(cx: &mut Ctxt, field: &'a Field, unsorted_tiebreaker: &mut bool) -> Option<SortKey<'a>> {
         let mut sort = None;
         let mut tiebreaker = None;
         let mut diesel = DieselField::default();
         for attr in &field.attrs {
             if attr.path().is_ident("sort") {
-                let parsed = SortAttr::parse(attr);
-                if sort.is_some() {
-                    cx.error_spanned_by(attr, "this field already has a `#[sort]`: keep one, e.g. `#[sort(desc)]`");
+                if let Some(first) = &sort {
+                    cx.error_spanned_by(attr, duplicate_sort(first));
                     continue;
                 }
-                match parsed {
+                match SortAttr::parse(attr) {
                     Ok(parsed) => sort = Some(parsed),
                     // Still a sort key for the rules below; the direction is unknown but the
                     // error is recorded, so expansion never runs with this placeholder.
                     Err(err) => {
                         cx.syn_error(err);
-                        sort = Some(SortAttr { span: attr.span(), direction: Direction::Asc, nulls: None });
+                        sort = Some(SortAttr::unparsed(attr));
                     }
                 }
             } else if attr.path().is_ident("tiebreaker") {
                 if tiebreaker.is_some() {
-                    cx.error_spanned_by(attr, "this field already has a `#[tiebreaker]`: keep one");
+                    cx.error_spanned_by(
+                        attr,
+                        "this field already has a `#[tiebreaker]`: keep one, `#[tiebreaker]` or \
+                         `#[tiebreaker(unique)]`",
+                    );
                     continue;
                 }
                 match TiebreakerAttr::parse(attr) {
                     Ok(parsed) => tiebreaker = Some(parsed),
                     Err(err) => {
                         cx.syn_error(err);
-                        tiebreaker = Some(TiebreakerAttr { span: attr.span(), unique: false });
+                        tiebreaker = Some(TiebreakerAttr::unparsed(attr));
                     }
                 }
             } else if attr.path().is_ident("diesel") {
@@ -194,8 +203,9 @@ impl<'a> SortKey<'a> {
         let ident = field.ident.as_ref()?;
         let Some(sort) = sort else {
             if let Some(tiebreaker) = tiebreaker {
-                cx.syn_error(syn::Error::new(
-                    tiebreaker.span,
+                *unsorted_tiebreaker = true;
+                cx.syn_error(syn::Error::new_spanned(
+                    &tiebreaker.tokens,
                     format!(
                         "`#[tiebreaker]` needs a sort direction on the same field: write \
                          `#[sort(desc)] #[tiebreaker] {ident}: ..` (or `#[sort(asc)]`)"
@@ -214,6 +224,25 @@ impl<'a> SortKey<'a> {
             not_a_column: diesel.not_a_column,
         })
     }
+}
+
+/// "already has `#[sort(desc)]`": names the first so the user knows which one stays.
+fn duplicate_sort(first: &SortAttr) -> String {
+    if !first.parsed {
+        return "this field already has a `#[sort(..)]`: a field is one sort key with one direction; \
+                keep one `#[sort(..)]`"
+            .to_owned();
+    }
+    let mut args = first.direction.sql().to_lowercase();
+    match first.nulls {
+        Some((Nulls::First, _)) => args.push_str(", nulls = first"),
+        Some((Nulls::Last, _)) => args.push_str(", nulls = last"),
+        None => {}
+    }
+    format!(
+        "this field already has `#[sort({args})]`: a field is one sort key with one direction; \
+         keep one `#[sort(..)]`"
+    )
 }
 
 /// Diesel's rule for a struct without `#[diesel(table_name = ..)]`: `BlogPost` → `blog_posts`.

@@ -1,5 +1,8 @@
 //! The rules that make a sort order a total order, checked before any code is generated. Each rule
 //! says why it exists; each error says what to write instead.
+//!
+//! Two rules need the types and are generated as checks instead (see `expand`): the tiebreaker is
+//! the table's primary key, and each field's type matches its column.
 
 use quote::ToTokens;
 
@@ -8,11 +11,13 @@ use crate::model::{Model, SortKey};
 
 pub fn check(cx: &mut Ctxt, model: &Model) {
     check_generics(cx, model);
-    if check_has_keys(cx, model) {
+    // A `#[tiebreaker]` without `#[sort]` is already an error that says to add the direction; the
+    // rules about missing keys would only repeat it.
+    if !model.unsorted_tiebreaker && check_has_keys(cx, model) {
         check_tiebreaker_present(cx, model);
-        check_tiebreakers_trailing(cx, model);
-        check_unique_tiebreaker(cx, model);
     }
+    check_tiebreakers_trailing(cx, model);
+    check_unique_tiebreaker(cx, model);
     for key in &model.keys {
         check_comparable(cx, key);
         check_nulls(cx, key);
@@ -26,7 +31,8 @@ fn check_generics(cx: &mut Ctxt, model: &Model) {
         cx.error_spanned_by(
             model.generics,
             "`#[derive(Keyset)]` does not support generic structs: the cursor and the SQL are \
-             generated for one table and concrete column types; derive it on a concrete struct",
+             generated for one table and concrete column types; derive it on a struct without \
+             type, lifetime or const parameters",
         );
     }
 }
@@ -48,43 +54,41 @@ fn check_has_keys(cx: &mut Ctxt, model: &Model) -> bool {
 /// Without a unique last key, rows that tie on every sort value straddle a page boundary and are
 /// skipped or repeated.
 fn check_tiebreaker_present(cx: &mut Ctxt, model: &Model) {
-    if model.tiebreakers().next().is_none() {
-        let last = model.keys.last().expect("checked non-empty");
-        cx.syn_error(syn::Error::new(
-            last.sort.span,
-            format!(
-                "the sort order is not provably unique: the last `#[sort]` field must be the \
-                 `#[tiebreaker]`; add `#[tiebreaker]` to the primary key column, e.g. \
-                 `#[sort({})] #[tiebreaker] id: i64` (rows that tie on `{}` would otherwise be \
-                 skipped or repeated across pages)",
-                last.direction().sql().to_lowercase(),
-                last.ident,
-            ),
-        ));
+    if model.tiebreakers().next().is_some() {
+        return;
     }
+    let Some(last) = model.keys.last() else { return };
+    let dir = if last.sort.parsed { last.direction().sql().to_lowercase() } else { "desc".to_owned() };
+    cx.error_spanned_by(
+        &last.sort.tokens,
+        format!(
+            "the sort order is not provably unique: no field is marked `#[tiebreaker]`, so rows \
+             that tie on every sort key would be skipped or repeated across pages; end the sort \
+             keys with the table's primary key marked `#[tiebreaker]`, e.g. \
+             `#[sort({dir})] #[tiebreaker] id: i64`"
+        ),
+    );
 }
 
-/// Keys after the tiebreaker would never be consulted (the tiebreaker already decides), and keys
-/// before it that are not tiebreakers must come first: the tiebreaker set is the trailing keys.
+/// Keys after the tiebreaker would never be consulted (the tiebreaker already decides), so the
+/// tiebreaker set must be the trailing keys. Reported at each `#[tiebreaker]` that has a plain
+/// sort key after it, naming the last such key so the fix is one move.
 fn check_tiebreakers_trailing(cx: &mut Ctxt, model: &Model) {
-    let Some(first) = model.keys.iter().position(|key| key.tiebreaker.is_some()) else {
-        return;
-    };
-    let later_plain: Vec<&SortKey> =
-        model.keys[first..].iter().filter(|key| key.tiebreaker.is_none()).collect();
-    if let Some(after) = later_plain.last() {
-        for key in model.keys[first..].iter().filter(|key| key.tiebreaker.is_some()) {
-            let span = key.tiebreaker.as_ref().expect("filtered").span;
-            cx.syn_error(syn::Error::new(
-                span,
-                format!(
-                    "`#[tiebreaker]` must be on the last sort key(s), but `{}` is sorted after \
-                     `{}`: move the tiebreaker field `{}` below `{}` (sort keys are ordered as \
-                     the fields are)",
-                    after.ident, key.ident, key.ident, after.ident,
-                ),
-            ));
-        }
+    for (index, key) in model.keys.iter().enumerate() {
+        let Some(tiebreaker) = &key.tiebreaker else { continue };
+        let Some(after) = model.keys[index + 1..].iter().rfind(|later| later.tiebreaker.is_none()) else {
+            continue;
+        };
+        cx.error_spanned_by(
+            &tiebreaker.tokens,
+            format!(
+                "`#[tiebreaker]` must be on the last sort key(s), but `{after}` is sorted after \
+                 `{key}`: keys sort in field order, so move the field `{key}` below `{after}`, \
+                 or drop `#[sort(..)]` from `{after}`",
+                after = after.ident,
+                key = key.ident,
+            ),
+        );
     }
 }
 
@@ -92,24 +96,28 @@ fn check_tiebreakers_trailing(cx: &mut Ctxt, model: &Model) {
 fn check_unique_tiebreaker(cx: &mut Ctxt, model: &Model) {
     let tiebreakers: Vec<&SortKey> = model.tiebreakers().collect();
     for key in &tiebreakers {
-        if key.option_inner().is_some() {
+        if let Some(inner) = key.option_inner() {
             cx.error_spanned_by(
                 key.ty,
                 format!(
-                    "the tiebreaker `{}` is an `Option`: a nullable column cannot be a unique key \
-                     (NULLs do not compare equal); use the primary key, which is never NULL",
-                    key.ident
+                    "the tiebreaker `{ident}` is an `Option`: a nullable column cannot be a unique \
+                     key (NULLs do not compare equal, so rows with NULL would be skipped); put \
+                     `#[tiebreaker]` on the primary key, which is never NULL, or make this column \
+                     `NOT NULL` and write `{ident}: {inner}`",
+                    ident = key.ident,
+                    inner = type_name(inner),
                 ),
             );
         }
-        let tiebreaker = key.tiebreaker.as_ref().expect("filtered");
+        let Some(tiebreaker) = &key.tiebreaker else { continue };
         if tiebreaker.unique && tiebreakers.len() > 1 {
-            cx.syn_error(syn::Error::new(
-                tiebreaker.span,
-                "`#[tiebreaker(unique)]` vouches for one unique column; a tiebreaker made of \
-                 several columns must be the table's composite primary key: write `#[tiebreaker]` \
-                 on each of its columns, in the primary key's order",
-            ));
+            cx.error_spanned_by(
+                &tiebreaker.tokens,
+                "`#[tiebreaker(unique)]` vouches for one unique column, but this sort order has \
+                 several tiebreaker fields: keep `#[tiebreaker(unique)]` on the one unique column \
+                 and remove `#[tiebreaker]` from the others, or, for a composite primary key, \
+                 write plain `#[tiebreaker]` on each of its columns, in the key's order",
+            );
         }
     }
 }
@@ -120,43 +128,69 @@ fn check_comparable(cx: &mut Ctxt, key: &SortKey) {
         cx.error_spanned_by(
             diesel_key,
             format!(
-                "`{}` cannot be a sort key: with `#[diesel({diesel_key})]` the field is not a plain \
-                 column value that SQL can compare; sort by a plain column field instead",
-                key.ident
+                "`{ident}` cannot be a sort key: with `#[diesel({diesel_key})]` it does not hold the \
+                 value of one column, so SQL cannot compare it with the cursor; remove \
+                 `#[sort(..)]` from `{ident}` and sort by fields that map to a column, e.g. \
+                 `#[sort(desc)] created_at: NaiveDateTime`",
+                ident = key.ident,
             ),
         );
     }
 }
 
 /// `x < NULL` is never true and engines disagree on where NULLs sort, so a nullable key must say
-/// where its NULLs go, and a non-nullable one has no NULLs to place.
+/// where its NULLs go, and a non-nullable one has no NULLs to place. The runtime cannot page over
+/// NULLs yet, so a nullable key that says where they go is still refused rather than accepted
+/// with rows silently missing.
 fn check_nulls(cx: &mut Ctxt, key: &SortKey) {
+    if !key.sort.parsed || (key.tiebreaker.is_some() && key.option_inner().is_some()) {
+        // The attribute's own error, or `check_unique_tiebreaker`'s, already covers this field.
+        return;
+    }
+    let ident = key.ident;
     let dir = key.direction().sql().to_lowercase();
     match (key.option_inner(), &key.sort.nulls) {
-        (Some(_), None) if key.tiebreaker.is_none() => cx.syn_error(syn::Error::new(
-            key.sort.span,
+        (Some(_), None) => cx.error_spanned_by(
+            &key.sort.tokens,
             format!(
-                "`{}` is an `Option`, so its NULL placement must be explicit: write \
-                 `#[sort({dir}, nulls = last)]` or `#[sort({dir}, nulls = first)]`",
-                key.ident
+                "`{ident}` is an `Option`, so its NULL placement must be explicit: write \
+                 `#[sort({dir}, nulls = last)]` or `#[sort({dir}, nulls = first)]`"
             ),
-        )),
-        (Some(_), Some((_, span))) => cx.syn_error(syn::Error::new(
-            *span,
+        ),
+        (Some(inner), Some(_)) => cx.error_spanned_by(
+            key.ty,
             format!(
-                "nullable sort keys (`{}: {}`) are not supported yet: sort by non-nullable \
-                 columns, or filter out NULLs and use the inner type",
-                key.ident,
-                key.ty.to_token_stream()
+                "nullable sort keys are not supported yet (`{ident}: {ty}`): remove `#[sort(..)]` \
+                 from `{ident}` and sort by `NOT NULL` columns, or, if the column never holds \
+                 NULL, make it `NOT NULL` and write `#[sort({dir})] {ident}: {inner}`",
+                ty = type_name(key.ty),
+                inner = type_name(inner),
             ),
-        )),
+        ),
         (None, Some((_, span))) => cx.syn_error(syn::Error::new(
             *span,
-            format!(
-                "`{}` is not an `Option`, so it has no NULLs to place: write `#[sort({dir})]`",
-                key.ident
-            ),
+            format!("`{ident}` is not an `Option`, so it has no NULLs to place: write `#[sort({dir})]`"),
         )),
-        _ => {}
+        (None, None) => {}
     }
+}
+
+/// A type as a user writes it, `Option<i64>` rather than the token stream's `Option < i64 >`.
+fn type_name(ty: &syn::Type) -> String {
+    let spaced = ty.to_token_stream().to_string();
+    let mut out = String::with_capacity(spaced.len());
+    let mut chars = spaced.chars().peekable();
+    while let Some(ch) = chars.next() {
+        let next = chars.peek().copied();
+        let prev = out.chars().last();
+        let tight = |c: Option<char>| matches!(c, Some('<' | '>' | ':' | ',' | ';' | '(' | ')' | '[' | ']'));
+        if ch == ' ' && (tight(next) || matches!(prev, Some('<' | ':' | '&' | '(' | '['))) {
+            continue;
+        }
+        out.push(ch);
+        if ch == ',' && next != Some(' ') {
+            out.push(' ');
+        }
+    }
+    out
 }
