@@ -15,6 +15,9 @@ mod fallback;
 pub mod model;
 mod valid;
 
+#[cfg(test)]
+mod tests;
+
 use proc_macro2::TokenStream;
 
 /// Runs the whole derive on the tokens of one item.

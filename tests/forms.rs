@@ -1,0 +1,237 @@
+//! Every form of `#[derive(Keyset)]` that the compile-fail fixtures (`tests/ui`) do not reject
+//! compiles and pages correctly: the forms the behaviour suites do not already walk (a string
+//! `column_name`, a raw identifier, a table path, composite and unique tiebreakers) and a model
+//! that carries Diesel's other keys, which the derive must leave to Diesel.
+//!
+//! Self-contained on purpose: its own tables and an in-memory SQLite database, so that it tests
+//! the derive and nothing else.
+
+use diesel::prelude::*;
+use keyset_runtime::{Keyset, PageQuery, PageRequest};
+
+mod schema {
+    diesel::table! {
+        posts (id) {
+            id -> BigInt,
+            created -> BigInt,
+            score -> Integer,
+            r#type -> Text,
+            title -> Text,
+            note -> Nullable<Text>,
+        }
+    }
+
+    diesel::table! {
+        memberships (team_id, user_id) {
+            team_id -> Integer,
+            user_id -> Integer,
+            joined -> BigInt,
+        }
+    }
+
+    diesel::table! {
+        people (id) {
+            id -> BigInt,
+            email -> Text,
+        }
+    }
+}
+
+use schema::{memberships, people, posts};
+
+const DDL: &[&str] = &[
+    "CREATE TABLE posts (id BIGINT PRIMARY KEY NOT NULL, created BIGINT NOT NULL, \
+     score INTEGER NOT NULL, type TEXT NOT NULL, title TEXT NOT NULL, note TEXT)",
+    "CREATE TABLE memberships (team_id INTEGER NOT NULL, user_id INTEGER NOT NULL, \
+     joined BIGINT NOT NULL, PRIMARY KEY (team_id, user_id))",
+    "CREATE TABLE people (id BIGINT PRIMARY KEY NOT NULL, email TEXT NOT NULL UNIQUE)",
+];
+
+/// `column_name` as a string (here a keyword column) and as an identifier, a renamed tiebreaker,
+/// and the table named by a path.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = schema::posts)]
+struct Renamed {
+    #[sort(asc)]
+    #[diesel(column_name = "type")]
+    kind: String,
+    #[sort(desc)]
+    #[diesel(column_name = created)]
+    published: i64,
+    #[sort(desc)]
+    #[tiebreaker]
+    #[diesel(column_name = "id")]
+    post_id: i64,
+}
+
+/// A title that is stored as text but is not a `String`: read and written through Diesel's
+/// `deserialize_as` / `serialize_as`.
+#[derive(Debug, Clone, PartialEq)]
+struct Title(String);
+
+impl From<String> for Title {
+    fn from(text: String) -> Self {
+        Title(text)
+    }
+}
+
+impl From<Title> for String {
+    fn from(title: Title) -> Self {
+        title.0
+    }
+}
+
+/// Diesel's other keys on the struct and on non-key fields: the derive reads only `table_name`
+/// and `column_name`, and leaves the rest to Diesel's derives beside it. One key is a raw
+/// identifier.
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts, check_for_backend(diesel::sqlite::Sqlite))]
+#[diesel(treat_none_as_null = true)]
+struct Tolerant {
+    #[sort(desc)]
+    score: i32,
+    #[sort(asc)]
+    r#type: String,
+    #[sort(asc)]
+    #[tiebreaker]
+    id: i64,
+    created: i64,
+    #[diesel(deserialize_as = String, serialize_as = String)]
+    title: Title,
+    note: Option<String>,
+}
+
+/// A composite primary key as the tiebreaker, in the key's order, with mixed directions.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = memberships)]
+struct Membership {
+    #[sort(desc)]
+    joined: i64,
+    #[sort(asc)]
+    #[tiebreaker]
+    team_id: i32,
+    #[sort(desc)]
+    #[tiebreaker]
+    user_id: i32,
+}
+
+/// A unique column that is not the primary key, vouched for with `#[tiebreaker(unique)]`.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = people)]
+struct Person {
+    #[sort(desc)]
+    #[tiebreaker(unique)]
+    email: String,
+    id: i64,
+}
+
+/// 40 posts, 20 memberships and 15 people, with ties on every leading key.
+fn seeded() -> SqliteConnection {
+    let mut conn = SqliteConnection::establish(":memory:").expect("open in-memory SQLite");
+    for statement in DDL {
+        diesel::sql_query(*statement).execute(&mut conn).expect("create schema");
+    }
+    let posts: Vec<Tolerant> = (1..=40)
+        .map(|id| Tolerant {
+            score: (id % 3) as i32,
+            id,
+            created: id % 4,
+            r#type: ["a", "b"][(id % 2) as usize].to_owned(),
+            title: Title(format!("post {id}")),
+            note: (id % 5 == 0).then(|| "note".to_owned()),
+        })
+        .collect();
+    diesel::insert_into(posts::table).values(posts).execute(&mut conn).expect("insert posts");
+    let members: Vec<_> = (0..20)
+        .map(|i| (memberships::team_id.eq(i % 3), memberships::user_id.eq(i / 3), memberships::joined.eq(i64::from(i % 2))))
+        .collect();
+    diesel::insert_into(memberships::table).values(members).execute(&mut conn).expect("insert memberships");
+    let people: Vec<_> =
+        (1..=15).map(|id: i64| (people::id.eq(id), people::email.eq(format!("{}@example.org", (id * 7) % 15)))).collect();
+    diesel::insert_into(people::table).values(people).execute(&mut conn).expect("insert people");
+    conn
+}
+
+/// Every row of `query()`, following `next_cursor` from the first page, or `prev_cursor` from the
+/// last page when `backward` (then turned back into the model's order).
+fn walk<Q>(conn: &mut SqliteConnection, query: impl Fn() -> Q, limit: u32, backward: bool) -> Vec<Q::Model>
+where
+    Q: PageQuery<'static, SqliteConnection>,
+{
+    let mut pages = Vec::new();
+    let mut request = if backward { PageRequest::last(limit) } else { PageRequest::first(limit) };
+    for _ in 0..1_000 {
+        let page = query().paginate(&request).expect("valid request").load_page(conn).expect("page loads");
+        let token = if backward { page.prev_cursor.clone() } else { page.next_cursor.clone() };
+        pages.push(page.items);
+        match token {
+            Some(token) if backward => request = PageRequest::before(token, limit),
+            Some(token) => request = PageRequest::after(token, limit),
+            None if backward => return pages.into_iter().rev().flatten().collect(),
+            None => return pages.into_iter().flatten().collect(),
+        }
+    }
+    panic!("the walk did not end after 1000 pages")
+}
+
+/// Walks in both directions at a few page sizes and compares with `expected`.
+fn check<Q>(conn: &mut SqliteConnection, expected: &[Q::Model], query: impl Fn() -> Q + Copy)
+where
+    Q: PageQuery<'static, SqliteConnection>,
+    Q::Model: std::fmt::Debug + PartialEq,
+{
+    assert!(expected.len() > 10, "the oracle returned rows");
+    for limit in [1, 3, 7, 100] {
+        assert_eq!(walk(conn, query, limit, false), expected, "forward, limit {limit}");
+        assert_eq!(walk(conn, query, limit, true), expected, "backward, limit {limit}");
+    }
+}
+
+#[test]
+fn renamed_columns_and_table_path() {
+    let mut conn = seeded();
+    let expected = posts::table
+        .order((posts::r#type.asc(), posts::created.desc(), posts::id.desc()))
+        .select(Renamed::as_select())
+        .load(&mut conn)
+        .unwrap();
+    check(&mut conn, &expected, || posts::table.select(Renamed::as_select()));
+    assert_eq!(Renamed::SORT_ORDER, "Renamed(posts: type ASC, created DESC, id DESC)");
+}
+
+#[test]
+fn other_diesel_keys_are_left_to_diesel() {
+    let mut conn = seeded();
+    let expected = posts::table
+        .order((posts::score.desc(), posts::r#type.asc(), posts::id.asc()))
+        .select(Tolerant::as_select())
+        .load(&mut conn)
+        .unwrap();
+    assert_eq!(expected[0].title, Title(format!("post {}", expected[0].id)), "deserialize_as ran");
+    check(&mut conn, &expected, || posts::table.select(Tolerant::as_select()));
+
+    // `AsChangeset` with `treat_none_as_null` writes NULL for `None`.
+    let mut noted = expected.iter().find(|post| post.note.is_some()).unwrap().clone();
+    noted.note = None;
+    diesel::update(posts::table.find(noted.id)).set(noted.clone()).execute(&mut conn).unwrap();
+    let note: Option<String> = posts::table.find(noted.id).select(posts::note).first(&mut conn).unwrap();
+    assert_eq!(note, None);
+}
+
+#[test]
+fn composite_primary_key_tiebreaker_in_mixed_directions() {
+    let mut conn = seeded();
+    let expected = memberships::table
+        .order((memberships::joined.desc(), memberships::team_id.asc(), memberships::user_id.desc()))
+        .select(Membership::as_select())
+        .load(&mut conn)
+        .unwrap();
+    check(&mut conn, &expected, || memberships::table.select(Membership::as_select()));
+}
+
+#[test]
+fn unique_column_tiebreaker() {
+    let mut conn = seeded();
+    let expected = people::table.order(people::email.desc()).select(Person::as_select()).load(&mut conn).unwrap();
+    check(&mut conn, &expected, || people::table.select(Person::as_select()));
+}

@@ -1,0 +1,9 @@
+use keyset_runtime::Keyset;
+
+#[derive(Keyset)]
+union Post {
+    id: i64,
+    score: i32,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use keyset_runtime::Keyset;
+
+#[derive(Keyset)]
+struct Post;
+
+fn main() {}

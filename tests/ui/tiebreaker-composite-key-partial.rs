@@ -1,0 +1,20 @@
+use keyset_runtime::Keyset;
+
+diesel::table! {
+    memberships (team_id, user_id) {
+        team_id -> Integer,
+        user_id -> Integer,
+        joined_at -> BigInt,
+    }
+}
+
+#[derive(Keyset)]
+struct Membership {
+    #[sort(asc)]
+    joined_at: i64,
+    #[sort(asc)]
+    #[tiebreaker]
+    user_id: i32,
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+use keyset_runtime::Keyset;
+
+diesel::table! {
+    posts (id) {
+        id -> BigInt,
+        created_at -> BigInt,
+        score -> Integer,
+        title -> Text,
+    }
+}
+
+#[derive(Keyset)]
+struct Post {
+    #[sort(desc)]
+    #[tiebreaker]
+    #[tiebreaker]
+    id: i64,
+}
+
+fn main() {}

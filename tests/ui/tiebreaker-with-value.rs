@@ -1,0 +1,19 @@
+use keyset_runtime::Keyset;
+
+diesel::table! {
+    posts (id) {
+        id -> BigInt,
+        created_at -> BigInt,
+        score -> Integer,
+        title -> Text,
+    }
+}
+
+#[derive(Keyset)]
+struct Post {
+    #[sort(desc)]
+    #[tiebreaker = true]
+    id: i64,
+}
+
+fn main() {}

@@ -1,0 +1,22 @@
+use keyset_runtime::Keyset;
+
+diesel::table! {
+    posts (id) {
+        id -> BigInt,
+        created_at -> BigInt,
+        score -> Integer,
+        title -> Text,
+    }
+}
+
+#[derive(Keyset)]
+struct Post {
+    #[sort(desc)]
+    #[diesel(column_name = create_at)]
+    created: i64,
+    #[sort(desc)]
+    #[tiebreaker]
+    id: i64,
+}
+
+fn main() {}
