@@ -4,7 +4,76 @@
 
 use proc_macro::TokenStream;
 
-/// Derives keyset pagination for a Diesel model. See `keyset_runtime::Keyset` for the attributes.
+/// Derives keyset pagination for a Diesel model: a `<Model>Cursor` struct holding the values of
+/// its sort keys, and the `keyset_runtime::Keyset` impl. Use it through `keyset-runtime`
+/// (`use keyset_runtime::Keyset;`), beside Diesel's `Queryable` and `Selectable`:
+///
+/// ```text
+/// #[derive(Queryable, Selectable, Keyset)]
+/// #[diesel(table_name = posts)]
+/// struct Post {
+///     #[sort(desc)]
+///     created_at: NaiveDateTime,
+///     #[sort(desc)]
+///     #[tiebreaker]
+///     id: i64,
+///     title: String,
+/// }
+/// ```
+///
+/// # Attributes
+///
+/// | attribute | on | syntax | default |
+/// |---|---|---|---|
+/// | `#[sort(..)]` | a field | `#[sort(asc)]` or `#[sort(desc)]` | none: a field without it is not a sort key, and the direction must be written |
+/// | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other (and nullable keys are not supported yet, see below) |
+/// | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
+/// | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+/// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
+/// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
+///
+/// The sort keys are the `#[sort(..)]` fields, **in field order**: the first is the leading key
+/// of the ORDER BY. Other `#[diesel(..)]` keys (`check_for_backend`, `serialize_as`,
+/// `treat_none_as_null`, `deserialize_as` on a field that is not a sort key, ..) are Diesel's
+/// business and pass through untouched.
+///
+/// # Rules
+///
+/// A sort order pages correctly only if it is a total order, so the derive refuses, each with
+/// its own compile error that says what to write instead:
+///
+/// 1. **Not a struct with named fields**: an enum, a union, a tuple or unit struct, or a struct
+///    with type, lifetime or const parameters.
+/// 2. **No sort key**: a struct without any `#[sort(..)]` field.
+/// 3. **No tiebreaker**: no field is marked `#[tiebreaker]`. Rows that tie on every sort key would
+///    be skipped or repeated across pages.
+/// 4. **Tiebreaker not last**: a plain sort key after a `#[tiebreaker]` field. The tiebreaker
+///    fields are the trailing sort keys; several of them only for a composite primary key.
+/// 5. **Tiebreaker without a direction**: `#[tiebreaker]` on a field without `#[sort(..)]`. There
+///    is no default: the direction is part of the ORDER BY and of the index that serves it.
+/// 6. **Tiebreaker not the primary key**: the tiebreaker columns, in field order, must be the
+///    table's `<table as diesel::Table>::PrimaryKey` (every column of a composite key, in the
+///    key's order), checked at compile time with the error at the `#[tiebreaker]`. For a
+///    `NOT NULL` column with a unique index that is not the primary key, write
+///    `#[tiebreaker(unique)]`: you vouch for its uniqueness, and it must be the only tiebreaker.
+/// 7. **Nullable tiebreaker**: a tiebreaker of type `Option<T>`; a nullable column is not a key.
+/// 8. **Type mismatch**: a sort key whose Rust type Diesel cannot bind as its column's SQL type
+///    (`String` for an `Integer` column), or a plain (not `Option<T>`) field on a `Nullable<..>`
+///    column, which would silently skip the rows where it is NULL; checked at compile time with
+///    the error at the field's type.
+/// 9. **Nullable sort key**: an `Option<T>` sort key must say where its NULLs go
+///    (`#[sort(desc, nulls = last)]`), since databases disagree; and for now even with the
+///    placement it is refused as not supported yet, because paging over NULLs would silently
+///    drop rows. `nulls = ..` on a field that is not an `Option<T>` is an error too.
+/// 10. **Not a column**: a sort key with `#[diesel(embed)]`, `#[diesel(select_expression = ..)]`
+///     or `#[diesel(deserialize_as = ..)]` holds no single column's value to compare.
+/// 11. **Misused attributes**: an unknown or repeated `#[sort(..)]` argument (`#[sort(dsec)]`,
+///     `#[sort(asc, desc)]`), `#[sort]` without a direction, `#[tiebreaker]` with arguments other
+///     than `unique`, `#[sort]` or `#[tiebreaker]` on the struct or twice on one field.
+///
+/// Every mistake of one derive is reported at once, each at the attribute, argument or field at
+/// fault. When there are any, the derive still defines `<Model>Cursor` and the `Keyset` impl, so
+/// that code using them adds no errors of its own.
 #[proc_macro_derive(Keyset, attributes(sort, tiebreaker, diesel))]
 pub fn derive_keyset(input: TokenStream) -> TokenStream {
     keyset_codegen::derive_keyset(input.into()).into()

@@ -56,13 +56,69 @@
 //!
 //! `#[derive(Keyset)]` goes beside Diesel's `Queryable` and `Selectable` and reads the same
 //! `#[diesel(table_name = ..)]` and `#[diesel(column_name = ..)]`. Mark the sort keys, in ORDER BY
-//! order, and end with a unique tiebreaker:
+//! order (the order of the fields), and end with a unique tiebreaker:
 //!
-//! | attribute | on | meaning |
-//! |---|---|---|
-//! | `#[sort(asc)]`, `#[sort(desc)]` | a field | the field's column is a sort key, in this direction; keys sort in field order |
-//! | `#[tiebreaker]` | the last sort key(s) | the table's primary key (checked at compile time, composite keys in order) |
-//! | `#[tiebreaker(unique)]` | the last sort key | a unique column that is not the primary key; you vouch for its uniqueness |
+//! | attribute | on | syntax | default |
+//! |---|---|---|---|
+//! | `#[sort(..)]` | a field | `#[sort(asc)]` or `#[sort(desc)]` | none: a field without it is not a sort key, and the direction must be written |
+//! | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other (and nullable keys are not supported yet) |
+//! | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
+//! | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+//! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
+//! | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
+//!
+//! Other `#[diesel(..)]` keys are Diesel's business and pass through untouched.
+//!
+//! The derive accepts only sort orders that are provably total, and says at compile time what to
+//! write instead of anything else (the full list is in the derive's documentation): a tiebreaker
+//! is required, it is the last sort key (or keys), it is the table's primary key (composite keys
+//! in the key's order; checked against `<table as diesel::Table>::PrimaryKey`) unless
+//! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option`. Each
+//! sort key's Rust type must be one Diesel binds as its column's SQL type, and an `Option<T>`
+//! exactly when the column is nullable; an `Option<T>` key must name its NULL placement and is,
+//! for now, refused even then, because paging over NULLs would silently drop rows. Sort keys are plain columns (not `embed`,
+//! `select_expression` or `deserialize_as`), and the derive takes a non-generic struct with named
+//! fields. All mistakes of one derive are reported together, each at the attribute or field at
+//! fault.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! # use keyset_runtime::Keyset;
+//! diesel::table! {
+//!     memberships (team_id, user_id) {
+//!         team_id -> Integer,
+//!         user_id -> Integer,
+//!         joined_at -> BigInt,
+//!         handle -> Text,
+//!     }
+//! }
+//!
+//! /// A composite primary key as the tiebreaker: every column, in the key's order.
+//! #[derive(Queryable, Selectable, Keyset)]
+//! #[diesel(table_name = memberships)]
+//! struct Membership {
+//!     #[sort(desc)]
+//!     #[diesel(column_name = joined_at)]
+//!     joined: i64,
+//!     #[sort(asc)]
+//!     #[tiebreaker]
+//!     team_id: i32,
+//!     #[sort(asc)]
+//!     #[tiebreaker]
+//!     user_id: i32,
+//! }
+//!
+//! /// A unique column that is not the primary key, vouched for.
+//! #[derive(Queryable, Selectable, Keyset)]
+//! #[diesel(table_name = memberships)]
+//! struct ByHandle {
+//!     #[sort(asc)]
+//!     #[tiebreaker(unique)]
+//!     handle: String,
+//! }
+//!
+//! assert_eq!(Membership::SORT_ORDER, "Membership(memberships: joined_at DESC, team_id ASC, user_id ASC)");
+//! ```
 //!
 //! It generates `<Model>Cursor` (one public field per sort key, `Debug`, `Clone`, `PartialEq`,
 //! serde, `From<&Model>`) and the [`Keyset`] impl, whose [`after`](Keyset::after),
