@@ -143,25 +143,43 @@ fn seeded() -> SqliteConnection {
         .collect();
     diesel::insert_into(posts::table).values(posts).execute(&mut conn).expect("insert posts");
     let members: Vec<_> = (0..20)
-        .map(|i| (memberships::team_id.eq(i % 3), memberships::user_id.eq(i / 3), memberships::joined.eq(i64::from(i % 2))))
+        .map(|i| {
+            (
+                memberships::team_id.eq(i % 3),
+                memberships::user_id.eq(i / 3),
+                memberships::joined.eq(i64::from(i % 2)),
+            )
+        })
         .collect();
-    diesel::insert_into(memberships::table).values(members).execute(&mut conn).expect("insert memberships");
-    let people: Vec<_> =
-        (1..=15).map(|id: i64| (people::id.eq(id), people::email.eq(format!("{}@example.org", (id * 7) % 15)))).collect();
+    diesel::insert_into(memberships::table)
+        .values(members)
+        .execute(&mut conn)
+        .expect("insert memberships");
+    let people: Vec<_> = (1..=15)
+        .map(|id: i64| {
+            (people::id.eq(id), people::email.eq(format!("{}@example.org", (id * 7) % 15)))
+        })
+        .collect();
     diesel::insert_into(people::table).values(people).execute(&mut conn).expect("insert people");
     conn
 }
 
 /// Every row of `query()`, following `next_cursor` from the first page, or `prev_cursor` from the
 /// last page when `backward` (then turned back into the model's order).
-fn walk<Q>(conn: &mut SqliteConnection, query: impl Fn() -> Q, limit: u32, backward: bool) -> Vec<Q::Model>
+fn walk<Q>(
+    conn: &mut SqliteConnection,
+    query: impl Fn() -> Q,
+    limit: u32,
+    backward: bool,
+) -> Vec<Q::Model>
 where
     Q: PageQuery<'static, SqliteConnection>,
 {
     let mut pages = Vec::new();
     let mut request = if backward { PageRequest::last(limit) } else { PageRequest::first(limit) };
     for _ in 0..1_000 {
-        let page = query().paginate(&request).expect("valid request").load_page(conn).expect("page loads");
+        let page =
+            query().paginate(&request).expect("valid request").load_page(conn).expect("page loads");
         let token = if backward { page.prev_cursor.clone() } else { page.next_cursor.clone() };
         pages.push(page.items);
         match token {
@@ -214,7 +232,8 @@ fn other_diesel_keys_are_left_to_diesel() {
     let mut noted = expected.iter().find(|post| post.note.is_some()).unwrap().clone();
     noted.note = None;
     diesel::update(posts::table.find(noted.id)).set(noted.clone()).execute(&mut conn).unwrap();
-    let note: Option<String> = posts::table.find(noted.id).select(posts::note).first(&mut conn).unwrap();
+    let note: Option<String> =
+        posts::table.find(noted.id).select(posts::note).first(&mut conn).unwrap();
     assert_eq!(note, None);
 }
 
@@ -222,7 +241,11 @@ fn other_diesel_keys_are_left_to_diesel() {
 fn composite_primary_key_tiebreaker_in_mixed_directions() {
     let mut conn = seeded();
     let expected = memberships::table
-        .order((memberships::joined.desc(), memberships::team_id.asc(), memberships::user_id.desc()))
+        .order((
+            memberships::joined.desc(),
+            memberships::team_id.asc(),
+            memberships::user_id.desc(),
+        ))
         .select(Membership::as_select())
         .load(&mut conn)
         .unwrap();
@@ -232,6 +255,10 @@ fn composite_primary_key_tiebreaker_in_mixed_directions() {
 #[test]
 fn unique_column_tiebreaker() {
     let mut conn = seeded();
-    let expected = people::table.order(people::email.desc()).select(Person::as_select()).load(&mut conn).unwrap();
+    let expected = people::table
+        .order(people::email.desc())
+        .select(Person::as_select())
+        .load(&mut conn)
+        .unwrap();
     check(&mut conn, &expected, || people::table.select(Person::as_select()));
 }

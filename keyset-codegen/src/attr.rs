@@ -73,7 +73,12 @@ impl SortAttr {
     /// A stand-in for an attribute that could not be parsed (its error is already recorded), so
     /// that the field still counts as a sort key for the rules that do not need its arguments.
     pub fn unparsed(attr: &Attribute) -> Self {
-        SortAttr { tokens: attr.to_token_stream(), direction: Direction::Asc, nulls: None, parsed: false }
+        SortAttr {
+            tokens: attr.to_token_stream(),
+            direction: Direction::Asc,
+            nulls: None,
+            parsed: false,
+        }
     }
 
     pub fn parse(attr: &Attribute) -> syn::Result<Self> {
@@ -82,7 +87,10 @@ impl SortAttr {
         let list = match &attr.meta {
             syn::Meta::List(list) => list,
             syn::Meta::Path(_) => {
-                return Err(syn::Error::new(span, format!("`#[sort]` needs a direction: {SORT_SYNTAX}")));
+                return Err(syn::Error::new(
+                    span,
+                    format!("`#[sort]` needs a direction: {SORT_SYNTAX}"),
+                ));
             }
             syn::Meta::NameValue(nv) => {
                 return Err(syn::Error::new_spanned(
@@ -171,13 +179,18 @@ fn unknown_argument(input: ParseStream, fallback: syn::Error) -> syn::Error {
     }
 }
 
-const TIEBREAKER_SYNTAX: &str = "write `#[tiebreaker]` on the primary key, or `#[tiebreaker(unique)]` on a \
+const TIEBREAKER_SYNTAX: &str =
+    "write `#[tiebreaker]` on the primary key, or `#[tiebreaker(unique)]` on a \
      `NOT NULL` column with a unique index that is not the primary key";
 
 impl TiebreakerAttr {
     /// A stand-in for an attribute that could not be parsed (its error is already recorded).
     pub fn unparsed(attr: &Attribute) -> Self {
-        TiebreakerAttr { tokens: attr.to_token_stream(), span: attr.bracket_token.span.join(), unique: false }
+        TiebreakerAttr {
+            tokens: attr.to_token_stream(),
+            span: attr.bracket_token.span.join(),
+            unique: false,
+        }
     }
 
     pub fn parse(attr: &Attribute) -> syn::Result<Self> {

@@ -106,7 +106,11 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
 }
 
 /// `Key<table::c1, Desc, V1, Key<table::c2, Asc, V2, End>>`.
-fn key_list(table: &syn::Path, keys: &[&SortKey], value_ty: impl Fn(&SortKey) -> TokenStream) -> TokenStream {
+fn key_list(
+    table: &syn::Path,
+    keys: &[&SortKey],
+    value_ty: impl Fn(&SortKey) -> TokenStream,
+) -> TokenStream {
     let rt = runtime();
     keys.iter().rev().fold(quote!(#rt::End), |next, key| {
         let column = column_path(table, key);
@@ -117,7 +121,11 @@ fn key_list(table: &syn::Path, keys: &[&SortKey], value_ty: impl Fn(&SortKey) ->
 }
 
 /// `Key::new(table::c1, v1, Key::new(table::c2, v2, End))`.
-fn key_values(table: &syn::Path, keys: &[&SortKey], value: impl Fn(&SortKey) -> TokenStream) -> TokenStream {
+fn key_values(
+    table: &syn::Path,
+    keys: &[&SortKey],
+    value: impl Fn(&SortKey) -> TokenStream,
+) -> TokenStream {
     let rt = runtime();
     keys.iter().rev().fold(quote!(#rt::End), |next, key| {
         let column = column_path(table, key);
@@ -175,12 +183,10 @@ fn primary_key_assertion(model: &Model) -> TokenStream {
     let rt = runtime();
     let table = &model.table;
     let columns = tiebreakers.iter().map(|key| column_path(table, key));
-    let primary_key = if tiebreakers.len() == 1 {
-        quote!(#(#columns)*)
-    } else {
-        quote!((#(#columns,)*))
-    };
-    let (table_alias, tiebreaker_alias) = (Ident::new("__Table", attr.span), Ident::new("__Tiebreaker", attr.span));
+    let primary_key =
+        if tiebreakers.len() == 1 { quote!(#(#columns)*) } else { quote!((#(#columns,)*)) };
+    let (table_alias, tiebreaker_alias) =
+        (Ident::new("__Table", attr.span), Ident::new("__Tiebreaker", attr.span));
     let check = respan(
         quote!(#rt::assert_tiebreaker_is_primary_key::<#table_alias, #tiebreaker_alias>();),
         attr.span,
@@ -202,7 +208,8 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         .into_iter()
         .map(|mut tree| {
             if let TokenTree::Group(group) = &tree {
-                tree = TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
+                tree =
+                    TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
             }
             tree.set_span(span);
             tree

@@ -14,7 +14,8 @@ pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
     match model {
         // A field that is not a plain column would name a column that may not exist.
         Some(model) if model.generics.params.is_empty() => {
-            let keys: Vec<&SortKey> = model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
+            let keys: Vec<&SortKey> =
+                model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
             expand::items(model, &keys)
         }
         // Not a struct with named fields, or a generic one: no key can be trusted, so the names

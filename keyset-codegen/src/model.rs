@@ -111,8 +111,10 @@ impl<'a> Model<'a> {
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
 
         let mut unsorted_tiebreaker = false;
-        let keys =
-            fields.iter().filter_map(|field| SortKey::from_field(cx, field, &mut unsorted_tiebreaker)).collect();
+        let keys = fields
+            .iter()
+            .filter_map(|field| SortKey::from_field(cx, field, &mut unsorted_tiebreaker))
+            .collect();
         Some(Model {
             ident: &input.ident,
             vis: &input.vis,
@@ -143,7 +145,8 @@ impl<'a> Model<'a> {
             .iter()
             .map(|key| {
                 let column = key.column.to_string();
-                let mut words = format!("{} {}", column.trim_start_matches("r#"), key.direction().sql());
+                let mut words =
+                    format!("{} {}", column.trim_start_matches("r#"), key.direction().sql());
                 match key.nulls() {
                     Some(Nulls::First) => words.push_str(" NULLS FIRST"),
                     Some(Nulls::Last) => words.push_str(" NULLS LAST"),
@@ -159,7 +162,11 @@ impl<'a> Model<'a> {
 impl<'a> SortKey<'a> {
     /// Reads one field: `None` when it is not a sort key. A `#[tiebreaker]` without `#[sort]` is
     /// an error, and sets `unsorted_tiebreaker`.
-    fn from_field(cx: &mut Ctxt, field: &'a Field, unsorted_tiebreaker: &mut bool) -> Option<SortKey<'a>> {
+    fn from_field(
+        cx: &mut Ctxt,
+        field: &'a Field,
+        unsorted_tiebreaker: &mut bool,
+    ) -> Option<SortKey<'a>> {
         let mut sort = None;
         let mut tiebreaker = None;
         let mut diesel = DieselField::default();

@@ -58,7 +58,8 @@ fn check_tiebreaker_present(cx: &mut Ctxt, model: &Model) {
         return;
     }
     let Some(last) = model.keys.last() else { return };
-    let dir = if last.sort.parsed { last.direction().sql().to_lowercase() } else { "desc".to_owned() };
+    let dir =
+        if last.sort.parsed { last.direction().sql().to_lowercase() } else { "desc".to_owned() };
     cx.error_spanned_by(
         &last.sort.tokens,
         format!(
@@ -76,7 +77,8 @@ fn check_tiebreaker_present(cx: &mut Ctxt, model: &Model) {
 fn check_tiebreakers_trailing(cx: &mut Ctxt, model: &Model) {
     for (index, key) in model.keys.iter().enumerate() {
         let Some(tiebreaker) = &key.tiebreaker else { continue };
-        let Some(after) = model.keys[index + 1..].iter().rfind(|later| later.tiebreaker.is_none()) else {
+        let Some(after) = model.keys[index + 1..].iter().rfind(|later| later.tiebreaker.is_none())
+        else {
             continue;
         };
         cx.error_spanned_by(
@@ -169,7 +171,9 @@ fn check_nulls(cx: &mut Ctxt, key: &SortKey) {
         ),
         (None, Some((_, span))) => cx.syn_error(syn::Error::new(
             *span,
-            format!("`{ident}` is not an `Option`, so it has no NULLs to place: write `#[sort({dir})]`"),
+            format!(
+                "`{ident}` is not an `Option`, so it has no NULLs to place: write `#[sort({dir})]`"
+            ),
         )),
         (None, None) => {}
     }
@@ -183,7 +187,9 @@ fn type_name(ty: &syn::Type) -> String {
     while let Some(ch) = chars.next() {
         let next = chars.peek().copied();
         let prev = out.chars().last();
-        let tight = |c: Option<char>| matches!(c, Some('<' | '>' | ':' | ',' | ';' | '(' | ')' | '[' | ']'));
+        let tight = |c: Option<char>| {
+            matches!(c, Some('<' | '>' | ':' | ',' | ';' | '(' | ')' | '[' | ']'))
+        };
         if ch == ' ' && (tight(next) || matches!(prev, Some('<' | ':' | '&' | '(' | '['))) {
             continue;
         }

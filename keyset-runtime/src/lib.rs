@@ -180,7 +180,8 @@ pub mod __private {
     where
         C: diesel::Expression,
         C::SqlType: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
-        V: SortKeyType<C, C::SqlType> + MatchesNullability<C, <C::SqlType as diesel::sql_types::SqlType>::IsNull>,
+        V: SortKeyType<C, C::SqlType>,
+        V: MatchesNullability<C, <C::SqlType as diesel::sql_types::SqlType>::IsNull>,
     {
     }
 
