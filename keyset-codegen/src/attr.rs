@@ -139,15 +139,25 @@ impl SortAttr {
                         ));
                     }
                     input.parse::<Token![=]>()?;
-                    let placement = input.lookahead1();
-                    let value = if placement.peek(kw::first) {
+                    let value = if input.peek(kw::first) {
                         input.parse::<kw::first>()?;
                         Nulls::First
-                    } else if placement.peek(kw::last) {
+                    } else if input.peek(kw::last) {
                         input.parse::<kw::last>()?;
                         Nulls::Last
                     } else {
-                        return Err(placement.error());
+                        let found = input.fork().parse::<proc_macro2::TokenTree>();
+                        let (span, found) = match &found {
+                            Ok(token) => (token.span(), format!("`{token}`")),
+                            Err(_) => (key.span, "nothing".to_owned()),
+                        };
+                        return Err(syn::Error::new(
+                            span,
+                            format!(
+                                "unknown NULL placement {found}: write `nulls = first` or \
+                                 `nulls = last`"
+                            ),
+                        ));
                     };
                     nulls = Some((value, key.span));
                 } else {
