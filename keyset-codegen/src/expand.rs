@@ -9,7 +9,7 @@ use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::Direction;
+use crate::attr::{Direction, Nulls};
 use crate::model::{Model, SortKey};
 
 /// The full expansion of a valid model: the cursor, the trait impl and the static checks.
@@ -114,7 +114,7 @@ fn key_list(
     let rt = runtime();
     keys.iter().rev().fold(quote!(#rt::End), |next, key| {
         let column = column_path(table, key);
-        let dir = direction(key.direction());
+        let dir = direction(key);
         let value = value_ty(key);
         quote!(#rt::Key<#column, #dir, #value, #next>)
     })
@@ -141,11 +141,17 @@ fn column_path(table: &syn::Path, key: &SortKey) -> TokenStream {
     quote!(#table::#column)
 }
 
-fn direction(direction: Direction) -> TokenStream {
+/// `Desc`, or `Nullable<Desc, NullsLast>` for a nullable key with its NULL placement.
+fn direction(key: &SortKey) -> TokenStream {
     let rt = runtime();
-    match direction {
+    let direction = match key.direction() {
         Direction::Asc => quote!(#rt::Asc),
         Direction::Desc => quote!(#rt::Desc),
+    };
+    match key.nulls() {
+        None => direction,
+        Some(Nulls::First) => quote!(#rt::Nullable<#direction, #rt::NullsFirst>),
+        Some(Nulls::Last) => quote!(#rt::Nullable<#direction, #rt::NullsLast>),
     }
 }
 

@@ -159,16 +159,9 @@ fn check_nulls(cx: &mut Ctxt, key: &SortKey) {
                  `#[sort({dir}, nulls = last)]` or `#[sort({dir}, nulls = first)]`"
             ),
         ),
-        (Some(inner), Some(_)) => cx.error_spanned_by(
-            key.ty,
-            format!(
-                "nullable sort keys are not supported yet (`{ident}: {ty}`): remove `#[sort(..)]` \
-                 from `{ident}` and sort by `NOT NULL` columns, or, if the column never holds \
-                 NULL, make it `NOT NULL` and write `#[sort({dir})] {ident}: {inner}`",
-                ty = type_name(key.ty),
-                inner = type_name(inner),
-            ),
-        ),
+        // A nullable key with its placement: the runtime pins that placement in the ORDER BY and
+        // handles NULL cursor values (see `keyset_runtime::sql::Nullable`).
+        (Some(_), Some(_)) => {}
         (None, Some((_, span))) => cx.syn_error(syn::Error::new(
             *span,
             format!(

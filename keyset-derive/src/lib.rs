@@ -26,7 +26,7 @@ use proc_macro::TokenStream;
 /// | attribute | on | syntax | default |
 /// |---|---|---|---|
 /// | `#[sort(..)]` | a field | `#[sort(asc)]` or `#[sort(desc)]` | none: a field without it is not a sort key, and the direction must be written |
-/// | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other (and nullable keys are not supported yet, see below) |
+/// | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 /// | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 /// | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
@@ -62,9 +62,9 @@ use proc_macro::TokenStream;
 ///    column, which would silently skip the rows where it is NULL; checked at compile time with
 ///    the error at the field's type.
 /// 9. **Nullable sort key**: an `Option<T>` sort key must say where its NULLs go
-///    (`#[sort(desc, nulls = last)]`), since databases disagree; and for now even with the
-///    placement it is refused as not supported yet, because paging over NULLs would silently
-///    drop rows. `nulls = ..` on a field that is not an `Option<T>` is an error too.
+///    (`#[sort(desc, nulls = last)]`), since databases disagree about it; the ORDER BY then pins
+///    that placement on every backend and the predicate handles NULL cursor values. `nulls = ..`
+///    on a field that is not an `Option<T>` is an error.
 /// 10. **Not a column**: a sort key with `#[diesel(embed)]`, `#[diesel(select_expression = ..)]`
 ///     or `#[diesel(deserialize_as = ..)]` holds no single column's value to compare.
 /// 11. **Misused attributes**: an unknown or repeated `#[sort(..)]` argument (`#[sort(dsec)]`,

@@ -61,7 +61,7 @@
 //! | attribute | on | syntax | default |
 //! |---|---|---|---|
 //! | `#[sort(..)]` | a field | `#[sort(asc)]` or `#[sort(desc)]` | none: a field without it is not a sort key, and the direction must be written |
-//! | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other (and nullable keys are not supported yet) |
+//! | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 //! | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 //! | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
 //! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
@@ -75,8 +75,8 @@
 //! in the key's order; checked against `<table as diesel::Table>::PrimaryKey`) unless
 //! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option`. Each
 //! sort key's Rust type must be one Diesel binds as its column's SQL type, and an `Option<T>`
-//! exactly when the column is nullable; an `Option<T>` key must name its NULL placement and is,
-//! for now, refused even then, because paging over NULLs would silently drop rows. Sort keys are plain columns (not `embed`,
+//! exactly when the column is nullable; an `Option<T>` key must name its NULL placement (see
+//! [Nullable keys](#nullable-keys)). Sort keys are plain columns (not `embed`,
 //! `select_expression` or `deserialize_as`), and the derive takes a non-generic struct with named
 //! fields. All mistakes of one derive are reported together, each at the attribute or field at
 //! fault.
@@ -125,6 +125,63 @@
 //! [`before`](Keyset::before), [`order_by`](Keyset::order_by) and
 //! [`reverse_order_by`](Keyset::reverse_order_by) are ordinary Diesel expressions.
 //!
+//! # Nullable keys
+//!
+//! A sort key of type `Option<T>` names where its NULLs go: `#[sort(desc, nulls = last)]`. The
+//! order is then the same on every backend: the ORDER BY pins the placement (`NULLS LAST` where
+//! the engine has the syntax and its own placement differs, a leading `x IS NULL` term on MySQL
+//! and MariaDB), and the seek predicate is right for NULL and non-NULL cursor values alike, so
+//! no row is lost at the NULL boundary. Tokens carry NULLs losslessly.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! # use keyset_runtime::{Keyset, PageRequest, Paginate};
+//! diesel::table! {
+//!     tasks (id) {
+//!         id -> BigInt,
+//!         due -> Nullable<BigInt>,
+//!     }
+//! }
+//!
+//! /// Tasks by due date, the undated ones last.
+//! #[derive(Queryable, Selectable, Keyset, Debug)]
+//! struct Task {
+//!     #[sort(asc, nulls = last)]
+//!     due: Option<i64>,
+//!     #[sort(asc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut conn = SqliteConnection::establish(":memory:")?;
+//! diesel::sql_query("CREATE TABLE tasks (id BIGINT PRIMARY KEY, due BIGINT)").execute(&mut conn)?;
+//! diesel::sql_query("INSERT INTO tasks VALUES (1, NULL), (2, 20), (3, NULL), (4, 10)")
+//!     .execute(&mut conn)?;
+//! let mut ids = Vec::new();
+//! let mut request = PageRequest::first(1);
+//! loop {
+//!     let page = tasks::table.select(Task::as_select()).paginate(&request)?.load_page(&mut conn)?;
+//!     ids.extend(page.items.iter().map(|task| task.id));
+//!     match page.next_cursor {
+//!         Some(token) => request = PageRequest::after(token, 1),
+//!         None => break,
+//!     }
+//! }
+//! assert_eq!(ids, [4, 2, 1, 3]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! On PostgreSQL and SQLite, a predicate with `OR x IS NULL` on the leading key would scan every
+//! row before the cursor, so a page that reaches the NULL boundary is fetched as two index seeks,
+//! one per side, the second only when the first leaves the page short
+//! ([`SeekPerNullRegion`]); this needs the query to be `Clone` (boxed queries are not). MySQL and
+//! MariaDB turn the single predicate into one range and get it as one query. Give the index the
+//! same placement: `CREATE INDEX .. (due ASC NULLS LAST, id ASC)` on PostgreSQL; SQLite, MySQL and
+//! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
+//! first ascending, last descending); for the other one the first and last pages sort.
+//!
 //! # Tokens
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model
@@ -132,6 +189,7 @@
 //! before any query runs; [`Error::is_client_error`] tells a handler to answer 400.
 
 mod error;
+mod fetch;
 mod model;
 mod page;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
@@ -141,6 +199,7 @@ pub mod sql;
 pub mod token;
 
 pub use error::{CursorError, Error, RequestError};
+pub use fetch::{OneSeek, SeekFetch, SeekPerNullRegion};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
@@ -152,7 +211,7 @@ pub use token::Direction;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::model::Keyset;
-    pub use crate::sql::{Asc, Desc, End, Key};
+    pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
     pub use diesel;
     pub use serde;
 

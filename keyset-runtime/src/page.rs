@@ -6,15 +6,16 @@
 //! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
 //! and turned around in memory, so callers always get rows in the model's order.
 
-use diesel::dsl::{Filter, Limit, Order};
+use diesel::dsl::{Limit, Order};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::query_dsl::methods::{LimitDsl, OrderDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{QueryResult, RunQueryDsl, Selectable};
 use serde::Serialize;
 
 use crate::request::{PageRequest, RequestedPosition};
-use crate::sql::{Backward, Forward, OrderBy, Seek};
+use crate::fetch::SeekFetch;
+use crate::sql::{Backward, Forward, KeyShape, OrderBy};
 use crate::token::{self, CursorError, Direction};
 use crate::{Error, Keyset};
 
@@ -198,25 +199,17 @@ pub trait PageQuery<'query, Conn>: Paginate {
     ) -> QueryResult<Vec<Self::Model>>;
 }
 
-type SeekForward<Q, M> = Filter<Q, Seek<M, Forward>>;
-type SeekBackward<Q, M> = Filter<Q, Seek<M, Backward>>;
-
 impl<'query, Conn, Q, M> PageQuery<'query, Conn> for Q
 where
     Q: Paginate<Model = M>,
     M: Keyset,
-    Q: FilterDsl<Seek<M, Forward>> + FilterDsl<Seek<M, Backward>>,
+    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Forward, Conn>,
+    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Backward, Conn>,
     Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
-    SeekForward<Q, M>: OrderDsl<OrderBy<M, Forward>>,
-    SeekBackward<Q, M>: OrderDsl<OrderBy<M, Backward>>,
     Order<Q, OrderBy<M, Forward>>: LimitDsl,
     Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Order<SeekForward<Q, M>, OrderBy<M, Forward>>: LimitDsl,
-    Order<SeekBackward<Q, M>, OrderBy<M, Backward>>: LimitDsl,
     Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M>,
     Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
-    Limit<Order<SeekForward<Q, M>, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M>,
-    Limit<Order<SeekBackward<Q, M>, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
 {
     fn load_rows(
         self,
@@ -224,22 +217,17 @@ where
         limit: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<M>> {
+        type Fetch<M> = <<M as Keyset>::Keys as KeyShape>::Fetch;
         match position {
-            Position::First => {
-                let query = OrderDsl::order(self, M::order_by());
-                LimitDsl::limit(query, limit).load(conn)
-            }
+            Position::First => LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit).load(conn),
             Position::After(cursor) => {
-                let query = OrderDsl::order(FilterDsl::filter(self, M::after(cursor)), M::order_by());
-                LimitDsl::limit(query, limit).load(conn)
+                Fetch::<M>::fetch(self, M::after(cursor), M::order_by(), limit, conn)
             }
             Position::Before(cursor) => {
-                let query = FilterDsl::filter(self, M::before(cursor));
-                LimitDsl::limit(OrderDsl::order(query, M::reverse_order_by()), limit).load(conn)
+                Fetch::<M>::fetch(self, M::before(cursor), M::reverse_order_by(), limit, conn)
             }
             Position::Last => {
-                let query = OrderDsl::order(self, M::reverse_order_by());
-                LimitDsl::limit(query, limit).load(conn)
+                LimitDsl::limit(OrderDsl::order(self, M::reverse_order_by()), limit).load(conn)
             }
         }
     }

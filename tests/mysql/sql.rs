@@ -19,3 +19,21 @@ fn uniform_directions_use_the_or_expansion_not_a_row_value() {
          (`posts`.`created_at` = ? AND `posts`.`id` < ?))) ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC"
     );
 }
+
+/// MySQL has no `NULLS FIRST/LAST`: a placement that is not its own is pinned with a leading
+/// `x IS NULL` term.
+#[test]
+fn null_placement_without_a_nulls_clause() {
+    use keyset_tests::models::{RankAscNullsLast, RankDescNullsLast};
+
+    let order = |sql: String| {
+        sql.split(" ORDER BY ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
+    };
+    let native = posts::table.select(posts::id).order(RankDescNullsLast::order_by());
+    assert_eq!(order(diesel::debug_query::<Mysql, _>(&native).to_string()), "`posts`.`rank` DESC, `posts`.`id` DESC");
+    let pinned = posts::table.select(posts::id).order(RankAscNullsLast::order_by());
+    assert_eq!(
+        order(diesel::debug_query::<Mysql, _>(&pinned).to_string()),
+        "`posts`.`rank` IS NULL ASC, `posts`.`rank` ASC, `posts`.`id` ASC"
+    );
+}

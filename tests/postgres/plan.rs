@@ -120,3 +120,32 @@ fn hash_partitioned_table_merges_per_partition_seeks_and_walks_exactly() {
     let seeks = plan.iter().filter(|line| line.contains("Index Cond")).count();
     assert_eq!(seeks, 4, "one index seek per partition: {plan:#?}");
 }
+
+/// At a cursor just before a nullable leading key's NULL boundary, both seeks of the page (the
+/// rest of the values, then the NULLs) are index scans with an `Index Cond` and no sort.
+#[test]
+fn both_null_regions_are_index_seeks() {
+    use keyset_runtime::sql::Region;
+    use keyset_tests::models::RankDescNullsLast;
+
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_rank ON posts (rank DESC NULLS LAST, id DESC)");
+    execute(&mut conn, "ANALYZE posts");
+    let rows: Vec<RankDescNullsLast> = posts::table
+        .select(RankDescNullsLast::as_select())
+        .filter(posts::rank.is_not_null())
+        .order((posts::rank.asc(), posts::id.asc()))
+        .limit(3)
+        .load(&mut conn)
+        .unwrap();
+    let cursor = rows[2].cursor(); // three rows before the first NULL
+    let query = || posts::table.select(RankDescNullsLast::as_select());
+    for region in [Region::Cursor, Region::Next] {
+        let page = query()
+            .filter(RankDescNullsLast::after(&cursor).region(region))
+            .order(RankDescNullsLast::order_by().region(region))
+            .limit(21);
+        let plan = postgres_index_seek(&page, &mut conn).unwrap();
+        assert!(plan.iter().any(|line| line.contains("posts_rank")), "{region:?}: {plan:#?}");
+    }
+}

@@ -40,3 +40,19 @@ fn mixed_directions_use_the_or_expansion_with_a_leading_bound() {
          (\"posts\".\"created_at\" < $2 OR (\"posts\".\"created_at\" = $3 AND \"posts\".\"id\" > $4)))"
     );
 }
+
+/// PostgreSQL sorts NULLs first in descending order; a model's other placement is pinned with
+/// `NULLS LAST`, and a nullable key never gets a row value.
+#[test]
+fn nulls_clause_and_no_row_value_with_a_nullable_key() {
+    use keyset_tests::models::{RankDescNullsLast, RankDescNullsLastCursor};
+
+    let order = posts::table.select(posts::id).order(RankDescNullsLast::order_by());
+    assert_eq!(
+        statement(&order),
+        "SELECT \"posts\".\"id\" FROM \"posts\" ORDER BY \"posts\".\"rank\" DESC NULLS LAST, \"posts\".\"id\" DESC"
+    );
+    let cursor = RankDescNullsLastCursor { rank: Some(2), id: 5 };
+    let after = posts::table.select(posts::id).filter(RankDescNullsLast::after(&cursor));
+    assert!(!statement(&after).contains(") < ("), "{}", statement(&after));
+}

@@ -19,6 +19,8 @@ pub fn connect() -> Conn {
 mod compose;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/nulls.rs"]
+mod nulls;
 #[path = "../suite/walk.rs"]
 mod walk;
 

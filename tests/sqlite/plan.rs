@@ -40,3 +40,33 @@ fn a_missing_index_is_reported_with_the_plan() {
     let err = sqlite_index_seek(&first, &mut conn).unwrap_err();
     assert!(err.to_string().contains("TEMP B-TREE"), "{err}");
 }
+
+/// At a cursor just before a nullable leading key's NULL boundary, both seeks of the page (the
+/// rest of the values, then the NULLs) are index searches without a sort.
+#[test]
+fn both_null_regions_are_index_searches() {
+    use keyset_runtime::sql::Region;
+    use keyset_tests::models::RankDescNullsLast;
+
+    let mut conn = db::seeded(20_000);
+    // SQLite sorts NULLs last in descending order by itself, so the index needs no NULLS clause.
+    diesel::sql_query("CREATE INDEX posts_rank ON posts (rank DESC, id DESC)").execute(&mut conn).unwrap();
+    diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+    let rows: Vec<RankDescNullsLast> = posts::table
+        .select(RankDescNullsLast::as_select())
+        .filter(posts::rank.is_not_null())
+        .order((posts::rank.asc(), posts::id.asc()))
+        .limit(3)
+        .load(&mut conn)
+        .unwrap();
+    let cursor = rows[2].cursor(); // three rows before the first NULL
+    let query = || posts::table.select(RankDescNullsLast::as_select());
+    for region in [Region::Cursor, Region::Next] {
+        let page = query()
+            .filter(RankDescNullsLast::after(&cursor).region(region))
+            .order(RankDescNullsLast::order_by().region(region))
+            .limit(21);
+        let plan = sqlite_index_seek(&page, &mut conn).unwrap();
+        assert!(plan.iter().any(|step| step.contains("posts_rank")), "{region:?}: {plan:?}");
+    }
+}

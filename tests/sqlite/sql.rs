@@ -74,3 +74,50 @@ fn queries_have_a_static_query_id() {
     let cursor = keyset_tests::models::PostCursor { id: 1 };
     assert!(is_static(&posts::table.filter(Post::after(&cursor)).order(Post::order_by()).limit(5)));
 }
+
+/// A nullable leading key: one predicate with the NULL region as a disjunct (what MySQL runs),
+/// the cursor's region alone, and the next region; and the ORDER BY pins the placement only
+/// where the engine's own differs.
+#[test]
+fn nullable_leading_key_regions() {
+    use keyset_runtime::sql::Region;
+    use keyset_tests::models::{RankAscNullsLast, RankDescNullsLast, RankDescNullsLastCursor};
+
+    let cursor = RankDescNullsLastCursor { rank: Some(4), id: 10 };
+    let where_clause = |region| {
+        let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&cursor).region(region)));
+        text.split(" WHERE ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
+    };
+    assert_eq!(
+        where_clause(Region::Whole),
+        "((`posts`.`rank` <= ? OR `posts`.`rank` IS NULL) AND (`posts`.`rank` < ? OR \
+         (`posts`.`rank` = ? AND `posts`.`id` < ?) OR `posts`.`rank` IS NULL))"
+    );
+    assert_eq!(
+        where_clause(Region::Cursor),
+        "(`posts`.`rank` <= ? AND (`posts`.`rank` < ? OR (`posts`.`rank` = ? AND `posts`.`id` < ?)))"
+    );
+    assert_eq!(where_clause(Region::Next), "(`posts`.`rank` IS NULL)");
+
+    let null = RankDescNullsLastCursor { rank: None, id: 10 };
+    let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&null)));
+    assert!(
+        text.contains("WHERE (`posts`.`rank` IS NULL AND ((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"),
+        "{text}"
+    );
+
+    // DESC NULLS LAST is SQLite's own order: no clause, so a plain index serves it. ASC NULLS
+    // LAST is not, and its reverse (DESC NULLS FIRST) neither.
+    let order = |text: String| {
+        text.split(" ORDER BY ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
+    };
+    assert_eq!(order(sql(&posts::table.select(posts::id).order(RankDescNullsLast::order_by()))), "`posts`.`rank` DESC, `posts`.`id` DESC");
+    assert_eq!(
+        order(sql(&posts::table.select(posts::id).order(RankAscNullsLast::order_by()))),
+        "`posts`.`rank` ASC NULLS LAST, `posts`.`id` ASC"
+    );
+    assert_eq!(
+        order(sql(&posts::table.select(posts::id).order(RankAscNullsLast::reverse_order_by()))),
+        "`posts`.`rank` DESC NULLS FIRST, `posts`.`id` DESC"
+    );
+}

@@ -3,6 +3,7 @@
 //! table and compare the result with an independent, hand-written ORDER BY.
 
 pub mod models;
+pub mod order;
 pub mod schema;
 pub mod seed;
 pub mod walk;

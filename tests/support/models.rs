@@ -89,3 +89,73 @@ pub struct ByUniqueTitle {
     pub title: String,
     pub id: i64,
 }
+
+/// A nullable leading key, descending, NULLs after the values.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct RankDescNullsLast {
+    #[sort(desc, nulls = last)]
+    pub rank: Option<i32>,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// A nullable leading key, descending, NULLs before the values.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct RankDescNullsFirst {
+    #[sort(desc, nulls = first)]
+    pub rank: Option<i32>,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// A nullable leading key, ascending, NULLs after the values.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct RankAscNullsLast {
+    #[sort(asc, nulls = last)]
+    pub rank: Option<i32>,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// A nullable leading key, ascending, NULLs before the values.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct RankAscNullsFirst {
+    #[sort(asc, nulls = first)]
+    pub rank: Option<i32>,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// Two nullable keys in opposite placements, the second a timestamp.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct RankDue {
+    #[sort(asc, nulls = last)]
+    pub rank: Option<i32>,
+    #[sort(desc, nulls = first)]
+    pub due: Option<NaiveDateTime>,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// A nullable key behind a non-nullable one.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+pub struct ScoreDue {
+    #[sort(desc)]
+    pub score: i32,
+    #[sort(asc, nulls = last)]
+    pub due: Option<NaiveDateTime>,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}

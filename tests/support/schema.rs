@@ -15,6 +15,8 @@ diesel::table! {
         score -> Integer,
         tag -> Text,
         title -> Text,
+        rank -> Nullable<Integer>,
+        due -> Nullable<Timestamp>,
     }
 }
 
@@ -39,7 +41,9 @@ pub const SQLITE_DDL: &[&str] = &[
         created_at TIMESTAMP NOT NULL,
         score INTEGER NOT NULL,
         tag TEXT NOT NULL,
-        title TEXT NOT NULL UNIQUE
+        title TEXT NOT NULL UNIQUE,
+        rank INTEGER,
+        due TIMESTAMP
     )",
     "CREATE TABLE memberships (
         team_id INTEGER NOT NULL,
@@ -59,7 +63,9 @@ pub const POSTGRES_DDL: &[&str] = &[
         created_at TIMESTAMP NOT NULL,
         score INTEGER NOT NULL,
         tag TEXT NOT NULL,
-        title TEXT NOT NULL UNIQUE
+        title TEXT NOT NULL UNIQUE,
+        rank INTEGER,
+        due TIMESTAMP
     )",
     "CREATE TEMPORARY TABLE memberships (
         team_id INTEGER NOT NULL,
@@ -81,7 +87,9 @@ pub const MYSQL_DDL: &[&str] = &[
         created_at DATETIME(6) NOT NULL,
         score INTEGER NOT NULL,
         tag VARCHAR(64) NOT NULL,
-        title VARCHAR(64) NOT NULL UNIQUE
+        title VARCHAR(64) NOT NULL UNIQUE,
+        rank INTEGER,
+        due DATETIME(6)
     ) DEFAULT CHARSET = utf8mb4",
     "CREATE TEMPORARY TABLE memberships (
         team_id INTEGER NOT NULL,

@@ -18,6 +18,8 @@ pub struct NewPost {
     pub score: i32,
     pub tag: String,
     pub title: String,
+    pub rank: Option<i32>,
+    pub due: Option<NaiveDateTime>,
 }
 
 /// One of 13 timestamps, some with microseconds, so ties are heavy and precision matters.
@@ -35,6 +37,9 @@ pub fn post(id: i64) -> NewPost {
         score: (id % 4) as i32,
         tag: TAGS[(id % TAGS.len() as i64) as usize].to_owned(),
         title: format!("post {id:05}"),
+        // About 10% NULLs, and heavy ties among the rest.
+        rank: (id % 10 != 3).then_some((id % 6) as i32),
+        due: (id % 9 != 0).then(|| timestamp((id * 5) % 11)),
     }
 }
 

@@ -8,6 +8,17 @@ pub trait SeekDialect: Backend {
     /// best shape when every key has the same direction. Where it is not (or not portable), the
     /// OR expansion with a leading bound is used.
     const ROW_VALUES: bool;
+    /// Whether NULLs sort first in ascending order here (and so last in descending order).
+    const ASC_NULLS_FIRST: bool;
+    /// Whether ORDER BY takes `NULLS FIRST`/`NULLS LAST`; where not, a leading `x IS NULL` term
+    /// places NULLs.
+    const NULLS_CLAUSE: bool;
+    /// Whether CREATE INDEX declares a NULL placement (so the index matches an ORDER BY only
+    /// when the ORDER BY pins the same placement, even where no NULL can occur).
+    const INDEX_NULLS_CLAUSE: bool;
+    /// Whether a page that crosses a nullable leading key's NULL boundary is better fetched as
+    /// two index seeks (one per region) than as one predicate with `OR x IS NULL`.
+    const SPLIT_NULL_REGIONS: bool;
 }
 
 /// SQLite seeks with both shapes, but with a rowid (`INTEGER PRIMARY KEY`) tiebreaker the row-value
@@ -16,6 +27,10 @@ pub trait SeekDialect: Backend {
 #[cfg(feature = "sqlite")]
 impl SeekDialect for diesel::sqlite::Sqlite {
     const ROW_VALUES: bool = false;
+    const ASC_NULLS_FIRST: bool = true;
+    const NULLS_CLAUSE: bool = true;
+    const INDEX_NULLS_CLAUSE: bool = false;
+    const SPLIT_NULL_REGIONS: bool = true;
 }
 
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
@@ -24,6 +39,10 @@ impl SeekDialect for diesel::sqlite::Sqlite {
 #[cfg(feature = "postgres")]
 impl SeekDialect for diesel::pg::Pg {
     const ROW_VALUES: bool = true;
+    const ASC_NULLS_FIRST: bool = false;
+    const NULLS_CLAUSE: bool = true;
+    const INDEX_NULLS_CLAUSE: bool = true;
+    const SPLIT_NULL_REGIONS: bool = true;
 }
 
 /// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row
@@ -31,4 +50,10 @@ impl SeekDialect for diesel::pg::Pg {
 #[cfg(feature = "mysql")]
 impl SeekDialect for diesel::mysql::Mysql {
     const ROW_VALUES: bool = false;
+    const ASC_NULLS_FIRST: bool = true;
+    // MySQL and MariaDB reject `NULLS FIRST/LAST`.
+    const NULLS_CLAUSE: bool = false;
+    const INDEX_NULLS_CLAUSE: bool = false;
+    // One predicate with `OR x IS NULL` is already a single range here; two queries cost more.
+    const SPLIT_NULL_REGIONS: bool = false;
 }

@@ -11,6 +11,8 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
+use super::SeekDialect;
+
 /// Ascending sort direction (marker type).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Asc;
@@ -37,9 +39,9 @@ impl SortDirection for Desc {
 /// only the columns are needed, as in an ORDER BY), followed by the `next` key.
 #[derive(Debug, Clone, Copy)]
 pub struct Key<C, D, V, N> {
-    column: C,
-    value: V,
-    next: N,
+    pub(super) column: C,
+    pub(super) value: V,
+    pub(super) next: N,
     direction: PhantomData<D>,
 }
 
@@ -62,36 +64,67 @@ pub trait KeyShape: 'static {
     const ALL_ASC: bool;
     /// Whether every key is descending (true for the empty list).
     const ALL_DESC: bool;
+    /// Whether some key is nullable: then the SQL depends on which cursor values are NULL.
+    const NULLABLE: bool;
+    /// How rows past a cursor are fetched, decided by the leading key:
+    /// [`OneSeek`](crate::OneSeek), or [`SeekPerNullRegion`](crate::SeekPerNullRegion) when it
+    /// is nullable.
+    type Fetch;
 }
 
 impl KeyShape for End {
     const LEN: usize = 0;
     const ALL_ASC: bool = true;
     const ALL_DESC: bool = true;
+    const NULLABLE: bool = false;
+    type Fetch = crate::OneSeek;
 }
 
 impl<C: 'static, D: SortDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
     const LEN: usize = 1 + N::LEN;
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
+    const NULLABLE: bool = N::NULLABLE;
+    type Fetch = crate::OneSeek;
 }
 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
 /// opposite when walking backward.
-fn strict_op(desc: bool, backward: bool) -> &'static str {
+pub(super) fn strict_op(desc: bool, backward: bool) -> &'static str {
     if desc != backward { " < " } else { " > " }
 }
 
+/// `<=`/`>=`: the leading bound's comparison, which keeps the cursor's tie group.
+pub(super) fn bound_op(desc: bool, backward: bool) -> &'static str {
+    if desc != backward { " <= " } else { " >= " }
+}
+
+/// Which rows past the cursor a seek predicate selects. Only a nullable leading key makes the
+/// difference: its NULLs form a region of their own, before or after the other rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    /// Every row past the cursor, in one predicate.
+    Whole,
+    /// The rows past the cursor in the cursor's own region (NULL or not NULL on the leading key):
+    /// a predicate without the `OR x IS [NOT] NULL` disjunct, so that it is one index seek.
+    Cursor,
+    /// The whole region after the cursor's (`x IS NULL` or `x IS NOT NULL`), fetched only when
+    /// the cursor's region runs out before the page is full.
+    Next,
+}
+
 /// Renders the columns of a key list: in an ORDER BY, or as a row value `(c1, c2)`.
-pub trait SortColumns<DB: Backend>: KeyShape {
-    /// `c1 DESC, c2 ASC` (every direction flipped when `backward`).
-    fn walk_order<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
+pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
+    /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). A nullable key's NULL
+    /// placement is pinned unless `pin_nulls` is false, which the leading key may be told when
+    /// every row of the query is on one side of its NULL boundary (a [`Region`]).
+    fn walk_order<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, pin_nulls: bool) -> QueryResult<()>;
     /// `c1, c2`.
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
-impl<DB: Backend> SortColumns<DB> for End {
-    fn walk_order<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
+impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
+    fn walk_order<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: bool) -> QueryResult<()> {
         Ok(())
     }
     fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -101,18 +134,18 @@ impl<DB: Backend> SortColumns<DB> for End {
 
 impl<DB, C, D, V, N> SortColumns<DB> for Key<C, D, V, N>
 where
-    DB: Backend,
+    DB: Backend + SeekDialect,
     C: QueryFragment<DB> + 'static,
     D: SortDirection,
     V: 'static,
     N: SortColumns<DB>,
 {
-    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()> {
+    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: bool) -> QueryResult<()> {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
         if N::LEN > 0 {
             out.push_sql(", ");
-            self.next.walk_order(out, backward)?;
+            self.next.walk_order(out, backward, true)?;
         }
         Ok(())
     }
@@ -129,38 +162,50 @@ where
 
 /// Renders the comparisons of a key list against the cursor's values, each value a bound
 /// parameter (never spliced into the SQL).
-pub trait SeekKeys<DB: Backend>: SortColumns<DB> {
+pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> {
     /// `c1 < ? OR (c1 = ? AND (c2 < ? OR (c2 = ? AND c3 < ?)))`: strictly past the cursor in the
     /// list's order, with the last key strict so the cursor row itself is never returned.
-    fn walk_chain<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
+    fn walk_chain<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<()>;
     /// `c1 <= ?`: the redundant bound on the leading key that turns the chain into an index
-    /// range on every engine (see the `sql` module docs).
-    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
+    /// range on every engine (see the `sql` module docs). Writes nothing and returns `false`
+    /// when there is no bound to write.
+    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<bool>;
     /// `?, ?`: the values of a row-value comparison.
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
+    /// Whether rows past the cursor lie in another region than the cursor's: the leading key is
+    /// nullable, and its NULLs come after a non-NULL cursor value, or its non-NULLs after a NULL.
+    fn has_next_region(&self, backward: bool) -> bool;
+    /// `c1 IS NULL` or `c1 IS NOT NULL`: the region after the cursor's.
+    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
 }
 
-impl<DB: Backend> SeekKeys<DB> for End {
-    fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
+impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
+    fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<()> {
         Ok(())
     }
-    fn walk_leading_bound<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
-        Ok(())
+    fn walk_leading_bound<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<bool> {
+        Ok(false)
     }
     fn walk_values<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+    fn has_next_region(&self, _: bool) -> bool {
+        false
+    }
+    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
         Ok(())
     }
 }
 
 impl<DB, C, D, V, N> SeekKeys<DB> for Key<C, D, V, N>
 where
-    DB: Backend + HasSqlType<C::SqlType>,
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
     D: SortDirection,
     V: ToSql<C::SqlType, DB> + 'static,
     N: SeekKeys<DB>,
 {
-    fn walk_chain<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()> {
+    fn walk_chain<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: Region) -> QueryResult<()> {
         if N::LEN == 0 {
             return self.compare(out, strict_op(D::DESC, backward));
         }
@@ -169,14 +214,14 @@ where
         out.push_sql(" OR (");
         self.compare(out.reborrow(), " = ")?;
         out.push_sql(" AND ");
-        self.next.walk_chain(out.reborrow(), backward)?;
+        // Only the leading key's NULLs form a region; deeper keys are within one tie group.
+        self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
         out.push_sql("))");
         Ok(())
     }
 
-    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()> {
-        let op = if D::DESC != backward { " <= " } else { " >= " };
-        self.compare(out, op)
+    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, _: Region) -> QueryResult<bool> {
+        self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
     }
 
     fn walk_values<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -187,11 +232,19 @@ where
         }
         Ok(())
     }
+
+    fn has_next_region(&self, _: bool) -> bool {
+        false
+    }
+
+    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
+        Ok(())
+    }
 }
 
 impl<C, D, V, N> Key<C, D, V, N> {
     /// `column <op> ?`
-    fn compare<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>, op: &str) -> QueryResult<()>
+    pub(super) fn compare<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>, op: &str) -> QueryResult<()>
     where
         DB: Backend + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,

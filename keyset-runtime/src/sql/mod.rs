@@ -19,6 +19,7 @@
 
 mod dialect;
 mod keys;
+mod nullable;
 
 use std::marker::PhantomData;
 
@@ -30,7 +31,10 @@ use diesel::sql_types::Bool;
 use diesel::{Expression, QueryResult};
 
 pub use dialect::SeekDialect;
-pub use keys::{Asc, Desc, End, Key, KeyShape, KeysAppearOn, SeekKeys, SortColumns, SortDirection};
+pub use keys::{
+    Asc, Desc, End, Key, KeyShape, KeysAppearOn, Region, SeekKeys, SortColumns, SortDirection,
+};
+pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
 use crate::Keyset;
 
@@ -61,12 +65,20 @@ impl Walk for Backward {
 /// Built by [`Keyset::order_by`] and [`Keyset::reverse_order_by`].
 pub struct OrderBy<M: Keyset, W> {
     columns: M::Columns,
+    region: Region,
     walk: PhantomData<W>,
 }
 
 impl<M: Keyset, W> OrderBy<M, W> {
     pub(crate) fn new() -> Self {
-        OrderBy { columns: M::columns(), walk: PhantomData }
+        OrderBy { columns: M::columns(), region: Region::Whole, walk: PhantomData }
+    }
+
+    /// The ORDER BY of a query limited to one [`Region`] of a nullable leading key, whose rows
+    /// all lie on one side of its NULL boundary: the leading key's NULL placement need not be
+    /// pinned, which lets an index without a NULLS clause serve it.
+    pub fn region(self, region: Region) -> Self {
+        OrderBy { region, ..self }
     }
 }
 
@@ -76,24 +88,40 @@ impl<M: Keyset, W> OrderBy<M, W> {
 /// Built by [`Keyset::after`] and [`Keyset::before`].
 pub struct Seek<M: Keyset, W> {
     keys: M::Keys,
+    region: Region,
     walk: PhantomData<W>,
 }
 
-impl<M: Keyset, W> Seek<M, W> {
+impl<M: Keyset, W: Walk> Seek<M, W> {
     pub(crate) fn new(cursor: M::Cursor) -> Self {
-        Seek { keys: M::keys(cursor), walk: PhantomData }
+        Seek { keys: M::keys(cursor), region: Region::Whole, walk: PhantomData }
+    }
+
+    /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
+    /// two seeks runs; see [`SeekPerNullRegion`](crate::SeekPerNullRegion)).
+    pub fn region(self, region: Region) -> Self {
+        Seek { region, ..self }
+    }
+
+    /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
+    /// them as two seeks.
+    pub(crate) fn splits<DB: Backend + SeekDialect>(&self) -> bool
+    where
+        M::Keys: SeekKeys<DB>,
+    {
+        DB::SPLIT_NULL_REGIONS && self.keys.has_next_region(W::BACKWARD)
     }
 }
 
 impl<DB, M, W> QueryFragment<DB> for OrderBy<M, W>
 where
-    DB: Backend,
+    DB: Backend + SeekDialect,
     M: Keyset,
     M::Columns: SortColumns<DB>,
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.columns.walk_order(out, W::BACKWARD)
+        self.columns.walk_order(out, W::BACKWARD, self.region == Region::Whole)
     }
 }
 
@@ -109,7 +137,9 @@ where
         out.push_sql("(");
         let keys = <M::Keys as KeyShape>::LEN;
         let uniform = <M::Keys as KeyShape>::ALL_ASC || <M::Keys as KeyShape>::ALL_DESC;
-        if keys > 1 && uniform && DB::ROW_VALUES {
+        if self.region == Region::Next {
+            self.keys.walk_next_region(out.reborrow(), W::BACKWARD)?;
+        } else if keys > 1 && uniform && DB::ROW_VALUES {
             out.push_sql("(");
             self.keys.walk_columns(out.reborrow())?;
             let desc = <M::Keys as KeyShape>::ALL_DESC && !<M::Keys as KeyShape>::ALL_ASC;
@@ -117,27 +147,30 @@ where
             self.keys.walk_values(out.reborrow())?;
             out.push_sql(")");
         } else if keys > 1 {
-            self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD)?;
-            out.push_sql(" AND ");
-            self.keys.walk_chain(out.reborrow(), W::BACKWARD)?;
+            if self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)? {
+                out.push_sql(" AND ");
+            }
+            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
         } else {
-            self.keys.walk_chain(out.reborrow(), W::BACKWARD)?;
+            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
         }
         out.push_sql(")");
         Ok(())
     }
 }
 
-// The SQL of both nodes is a function of their types and the backend alone (values are bound
-// parameters), so Diesel may cache the prepared statement by type.
+// For a model without nullable keys the ORDER BY and the seek predicate are functions of their
+// types and the backend alone (values are bound parameters): Diesel may cache their prepared
+// statements by type. With a nullable key the predicate's shape depends on which cursor values
+// are NULL (and the ORDER BY on the region fetched), so Diesel caches them by SQL text instead.
 impl<M: Keyset + 'static, W: Walk> QueryId for OrderBy<M, W> {
     type QueryId = OrderBy<M, W>;
-    const HAS_STATIC_QUERY_ID: bool = true;
+    const HAS_STATIC_QUERY_ID: bool = !<M::Columns as KeyShape>::NULLABLE;
 }
 
 impl<M: Keyset + 'static, W: Walk> QueryId for Seek<M, W> {
     type QueryId = PhantomData<(M, W)>;
-    const HAS_STATIC_QUERY_ID: bool = true;
+    const HAS_STATIC_QUERY_ID: bool = !<M::Keys as KeyShape>::NULLABLE;
 }
 
 impl<M: Keyset, W> Expression for OrderBy<M, W> {
@@ -166,7 +199,7 @@ where
     M::Columns: Clone,
 {
     fn clone(&self) -> Self {
-        OrderBy { columns: self.columns.clone(), walk: PhantomData }
+        OrderBy { columns: self.columns.clone(), region: self.region, walk: PhantomData }
     }
 }
 
@@ -175,7 +208,7 @@ where
     M::Keys: Clone,
 {
     fn clone(&self) -> Self {
-        Seek { keys: self.keys.clone(), walk: PhantomData }
+        Seek { keys: self.keys.clone(), region: self.region, walk: PhantomData }
     }
 }
 

@@ -1,0 +1,87 @@
+//! How the rows past a cursor are fetched: one seek, or one seek per NULL region of a nullable
+//! leading key (see [`crate::sql::Region`]). The leading key's type decides, at compile time:
+//! [`KeyShape::Fetch`](crate::sql::KeyShape::Fetch).
+
+use diesel::dsl::{Filter, Limit, Order};
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::query_dsl::LoadQuery;
+use diesel::{Connection, QueryResult, RunQueryDsl};
+
+use crate::sql::{OrderBy, Region, Seek, SeekDialect, SeekKeys, Walk};
+use crate::Keyset;
+
+/// The whole page is one query: the leading key is not nullable, so its predicate seeks.
+#[derive(Debug, Clone, Copy)]
+pub struct OneSeek;
+
+/// The leading key is nullable: where the backend prefers it
+/// ([`SeekDialect::SPLIT_NULL_REGIONS`]), a page that reaches the NULL boundary is fetched as
+/// two queries, each an index seek. The second runs only when the first leaves the page short,
+/// and needs a second copy of the query, so the query must be `Clone` (boxed queries are not).
+#[derive(Debug, Clone, Copy)]
+pub struct SeekPerNullRegion;
+
+/// Fetches up to `limit` rows of `query` past `seek`, in `order`.
+#[diagnostic::on_unimplemented(
+    message = "this query cannot be paged by a model whose leading sort key is nullable",
+    note = "with a nullable leading key a page may need two seeks, one per NULL region, so the query must be `Clone`: page an unboxed query, or lead the sort with a non-nullable key"
+)]
+pub trait SeekFetch<'query, Q, M: Keyset, W, Conn> {
+    /// Loads the rows.
+    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>>;
+}
+
+/// The query `fetch` runs: filtered by the seek, ordered, limited.
+pub type SeekQuery<Q, M, W> = Limit<Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>>;
+
+fn run<'query, Q, M, W, Conn>(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>>
+where
+    M: Keyset,
+    Q: FilterDsl<Seek<M, W>>,
+    Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
+    Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
+    SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
+{
+    LimitDsl::limit(OrderDsl::order(FilterDsl::filter(query, seek), order), limit).load(conn)
+}
+
+impl<'query, Q, M, W, Conn> SeekFetch<'query, Q, M, W, Conn> for OneSeek
+where
+    M: Keyset,
+    Q: FilterDsl<Seek<M, W>>,
+    Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
+    Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
+    SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
+{
+    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>> {
+        run(query, seek, order, limit, conn)
+    }
+}
+
+impl<'query, Q, M, W, Conn> SeekFetch<'query, Q, M, W, Conn> for SeekPerNullRegion
+where
+    M: Keyset,
+    M::Keys: Clone + SeekKeys<Conn::Backend>,
+    M::Columns: Clone,
+    W: Walk,
+    Conn: Connection,
+    Conn::Backend: SeekDialect,
+    Q: Clone + FilterDsl<Seek<M, W>>,
+    Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
+    Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
+    SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
+{
+    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>> {
+        if !seek.splits::<Conn::Backend>() {
+            return run(query, seek, order, limit, conn);
+        }
+        let next = seek.clone().region(Region::Next);
+        let mut rows =
+            run(query.clone(), seek.region(Region::Cursor), order.clone().region(Region::Cursor), limit, conn)?;
+        let missing = limit - rows.len() as i64;
+        if missing > 0 {
+            rows.extend(run(query, next, order.region(Region::Next), missing, conn)?);
+        }
+        Ok(rows)
+    }
+}

@@ -1,0 +1,214 @@
+//! Nullable sort keys: `Key<column, Nullable<direction, placement>, Option<T>, next>`.
+//!
+//! `x < NULL` is never true, and engines disagree about where NULLs sort, so a nullable key
+//! needs its own ORDER BY and its own predicate:
+//!
+//! - the ORDER BY pins the placement the model declares: nothing when it is the engine's own
+//!   (so an index without a NULLS clause still matches), `NULLS FIRST`/`NULLS LAST` where the
+//!   engine has the syntax, and a leading `x IS NULL` term where it does not (MySQL, MariaDB);
+//! - the predicate depends on whether the cursor's value is NULL (the design notes' table):
+//!
+//! | cursor x | NULLs come after non-NULLs | NULLs come before non-NULLs |
+//! |---|---|---|
+//! | non-NULL | `x op :x OR (x = :x AND rest) OR x IS NULL` | `x op :x OR (x = :x AND rest)` |
+//! | NULL | `x IS NULL AND rest` | `(x IS NULL AND rest) OR x IS NOT NULL` |
+//!
+//! On the leading key, the `OR x IS [NOT] NULL` disjunct makes PostgreSQL and SQLite scan every
+//! row before the cursor, so there the page is fetched as two seeks ([`Region`]): the cursor's
+//! region first, and the next region only if the page is not yet full.
+
+use std::marker::PhantomData;
+
+use diesel::backend::Backend;
+use diesel::query_builder::{AstPass, QueryFragment};
+use diesel::serialize::ToSql;
+use diesel::sql_types::HasSqlType;
+use diesel::{Expression, QueryResult};
+
+use super::keys::{bound_op, strict_op, Key, KeyShape, Region, SeekKeys, SortColumns, SortDirection};
+use super::SeekDialect;
+
+/// A nullable key sorted in direction `D` (`Asc`/`Desc`) with its NULLs placed by `P`
+/// ([`NullsFirst`]/[`NullsLast`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Nullable<D, P>(PhantomData<(D, P)>);
+
+/// NULLs sort before every other value (marker type).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NullsFirst;
+
+/// NULLs sort after every other value (marker type).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NullsLast;
+
+/// Where a nullable key's NULLs go, known at compile time.
+pub trait NullsPlacement: 'static {
+    /// Whether NULLs come first in the declared order.
+    const FIRST: bool;
+}
+
+impl NullsPlacement for NullsFirst {
+    const FIRST: bool = true;
+}
+
+impl NullsPlacement for NullsLast {
+    const FIRST: bool = false;
+}
+
+/// Whether NULLs come after the other values in the walk's order (placements flip backward).
+fn nulls_after<P: NullsPlacement>(backward: bool) -> bool {
+    !P::FIRST != backward
+}
+
+impl<C: 'static, D: SortDirection, P: NullsPlacement, V: 'static, N: KeyShape> KeyShape
+    for Key<C, Nullable<D, P>, V, N>
+{
+    const LEN: usize = 1 + N::LEN;
+    // A row value is NULL when any element is: never use one with a nullable key.
+    const ALL_ASC: bool = false;
+    const ALL_DESC: bool = false;
+    const NULLABLE: bool = true;
+    type Fetch = crate::SeekPerNullRegion;
+}
+
+impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>
+where
+    DB: Backend + SeekDialect,
+    C: QueryFragment<DB> + 'static,
+    D: SortDirection,
+    P: NullsPlacement,
+    V: 'static,
+    N: SortColumns<DB>,
+{
+    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, pin_nulls: bool) -> QueryResult<()> {
+        let desc = D::DESC != backward;
+        let nulls_first = P::FIRST != backward;
+        // Within one NULL region the placement is moot, but an engine whose indexes declare a
+        // placement only serves an ORDER BY that pins the same one.
+        let pin = pin_nulls || DB::INDEX_NULLS_CLAUSE;
+        let native = !pin || nulls_first == (DB::ASC_NULLS_FIRST != desc);
+        if !native && !DB::NULLS_CLAUSE {
+            // `x IS NULL` is 0 for values and 1 for NULLs: ascending puts NULLs last.
+            self.column.walk_ast(out.reborrow())?;
+            out.push_sql(if nulls_first { " IS NULL DESC, " } else { " IS NULL ASC, " });
+        }
+        self.column.walk_ast(out.reborrow())?;
+        out.push_sql(if desc { " DESC" } else { " ASC" });
+        if !native && DB::NULLS_CLAUSE {
+            out.push_sql(if nulls_first { " NULLS FIRST" } else { " NULLS LAST" });
+        }
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_order(out, backward, true)?;
+        }
+        Ok(())
+    }
+
+    fn walk_columns<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.column.walk_ast(out.reborrow())?;
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_columns(out)?;
+        }
+        Ok(())
+    }
+}
+
+impl<DB, C, D, P, T, N> SeekKeys<DB> for Key<C, Nullable<D, P>, Option<T>, N>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB> + 'static,
+    D: SortDirection,
+    P: NullsPlacement,
+    Option<T>: ToSql<C::SqlType, DB>,
+    T: 'static,
+    N: SeekKeys<DB>,
+{
+    fn walk_chain<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<()> {
+        let after = nulls_after::<P>(backward);
+        out.push_sql("(");
+        match self.value {
+            Some(_) => {
+                self.compare(out.reborrow(), strict_op(D::DESC, backward))?;
+                if N::LEN > 0 {
+                    out.push_sql(" OR (");
+                    self.compare(out.reborrow(), " = ")?;
+                    out.push_sql(" AND ");
+                    self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
+                    out.push_sql(")");
+                }
+                if after && region == Region::Whole {
+                    out.push_sql(" OR ");
+                    self.is_null(out.reborrow(), true)?;
+                }
+            }
+            None => {
+                out.push_sql("(");
+                self.is_null(out.reborrow(), true)?;
+                out.push_sql(" AND ");
+                if N::LEN > 0 {
+                    self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
+                } else {
+                    out.push_sql("1 = 0");
+                }
+                out.push_sql(")");
+                if !after && region == Region::Whole {
+                    out.push_sql(" OR ");
+                    self.is_null(out.reborrow(), false)?;
+                }
+            }
+        }
+        out.push_sql(")");
+        Ok(())
+    }
+
+    fn walk_leading_bound<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<bool> {
+        let after = nulls_after::<P>(backward);
+        match self.value {
+            Some(_) if after && region == Region::Whole => {
+                out.push_sql("(");
+                self.compare(out.reborrow(), bound_op(D::DESC, backward))?;
+                out.push_sql(" OR ");
+                self.is_null(out.reborrow(), true)?;
+                out.push_sql(")");
+            }
+            Some(_) => self.compare(out, bound_op(D::DESC, backward))?,
+            // Every non-NULL row is past a NULL cursor: no bound narrows the whole.
+            None if !after && region == Region::Whole => return Ok(false),
+            None => self.is_null(out, true)?,
+        }
+        Ok(true)
+    }
+
+    fn walk_values<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        // Only reached for row values, which nullable keys never use; kept total for safety.
+        out.push_bind_param::<C::SqlType, Option<T>>(&self.value)?;
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_values(out)?;
+        }
+        Ok(())
+    }
+
+    fn has_next_region(&self, backward: bool) -> bool {
+        self.value.is_some() == nulls_after::<P>(backward)
+    }
+
+    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
+        // After a non-NULL cursor the next region is the NULLs, after a NULL one the values.
+        self.is_null(out, self.value.is_some())
+    }
+}
+
+impl<C, D, V, N> Key<C, D, V, N> {
+    /// `column IS NULL` or `column IS NOT NULL`.
+    fn is_null<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>, null: bool) -> QueryResult<()>
+    where
+        DB: Backend,
+        C: QueryFragment<DB>,
+    {
+        self.column.walk_ast(out.reborrow())?;
+        out.push_sql(if null { " IS NULL" } else { " IS NOT NULL" });
+        Ok(())
+    }
+}
