@@ -133,3 +133,19 @@ fn enum_errors_and_empty_fallback() {
         }
     }
 }
+
+#[test]
+fn nullable_keys() {
+    assert_expansion! {
+        #[diesel(table_name = tasks)]
+        struct Task {
+            #[sort(asc, nulls = last)]
+            due: Option<NaiveDateTime>,
+            #[sort(desc, nulls = first)]
+            rank: Option<i32>,
+            #[sort(asc)]
+            #[tiebreaker]
+            id: i64,
+        }
+    }
+}
