@@ -12,6 +12,8 @@ pub mod attr;
 pub mod ctxt;
 mod expand;
 mod fallback;
+pub mod index;
+pub mod migrations;
 pub mod model;
 mod valid;
 

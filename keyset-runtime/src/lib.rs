@@ -190,6 +190,7 @@
 
 mod error;
 mod fetch;
+pub mod migration;
 mod model;
 mod page;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
@@ -211,6 +212,7 @@ pub use token::Direction;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::model::Keyset;
+    pub use crate::migration::IndexDdl;
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
     pub use diesel;
     pub use serde;

@@ -4,6 +4,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
+use crate::migration::IndexDdl;
 use crate::token;
 
 /// A Diesel model that can be paged by keyset: its sort keys, ending in a unique tiebreaker, and
@@ -47,6 +48,10 @@ pub trait Keyset: Sized {
     /// A hash of [`SORT_ORDER`](Self::SORT_ORDER) carried in every token, so that a token issued
     /// for another model or another sort order is rejected instead of paging wrongly.
     const FINGERPRINT: u32 = token::fingerprint(Self::SORT_ORDER);
+    /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
+    /// the sort keys in order with their directions, and a unique index for a
+    /// `#[tiebreaker(unique)]` column.
+    const INDEXES: &'static [IndexDdl] = &[];
 
     /// The cursor pointing at this row.
     fn cursor(&self) -> Self::Cursor;

@@ -1,0 +1,198 @@
+//! The indexes a model's sort order needs, and their DDL on each backend. Shared by the derive
+//! (which puts the DDL on the model as constants) and the build-time migration writer, so the
+//! two can never disagree.
+//!
+//! Keyset pagination is only constant-cost with an index whose columns and directions match the
+//! ORDER BY (or its exact reverse). The index holds the sort keys in order, each with its
+//! direction, and the NULL placement of nullable keys where the engine's indexes declare one
+//! (PostgreSQL); a tiebreaker vouched for with `#[tiebreaker(unique)]` also gets a unique index,
+//! which makes the claim true.
+
+use crate::attr::{Direction, Nulls};
+use crate::model::Model;
+
+/// A backend that migrations are written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+    Mysql,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 3] = [Backend::Sqlite, Backend::Postgres, Backend::Mysql];
+
+    /// The longest identifier the engine accepts (SQLite has no limit; keep names portable).
+    fn max_identifier(self) -> usize {
+        match self {
+            Backend::Postgres => 63,
+            Backend::Mysql | Backend::Sqlite => 64,
+        }
+    }
+
+    /// The backend's lower-case name, as used for migration folders.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+            Backend::Mysql => "mysql",
+        }
+    }
+}
+
+/// One column of an index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexColumn {
+    pub name: String,
+    pub direction: Direction,
+    pub nulls: Option<Nulls>,
+}
+
+/// An index a model needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Index {
+    pub table: String,
+    pub columns: Vec<IndexColumn>,
+    pub unique: bool,
+}
+
+/// How an index is created: in a transaction like any DDL, or (PostgreSQL) `CONCURRENTLY`,
+/// which does not lock the table against writes but must run outside a transaction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Creation {
+    #[default]
+    Plain,
+    Concurrently,
+}
+
+impl Index {
+    /// The indexes `model` needs: the sort order's, and a unique one for a
+    /// `#[tiebreaker(unique)]` column.
+    pub fn for_model(model: &Model) -> Vec<Index> {
+        let table = model.table_name();
+        let column = |ident: &syn::Ident| ident.to_string().trim_start_matches("r#").to_owned();
+        let mut indexes = vec![Index {
+            table: table.clone(),
+            columns: model
+                .keys
+                .iter()
+                .map(|key| IndexColumn {
+                    name: column(&key.column),
+                    direction: key.direction(),
+                    nulls: key.nulls(),
+                })
+                .collect(),
+            unique: false,
+        }];
+        for key in model.tiebreakers() {
+            if key.tiebreaker.as_ref().is_some_and(|t| t.unique) {
+                indexes.push(Index {
+                    table: table.clone(),
+                    columns: vec![IndexColumn {
+                        name: column(&key.column),
+                        direction: Direction::Asc,
+                        nulls: None,
+                    }],
+                    unique: true,
+                });
+            }
+        }
+        indexes
+    }
+
+    /// A deterministic, readable name within every engine's identifier limit:
+    /// `posts_keyset_created_at_desc_id_desc`, or a prefix of it with a hash when too long.
+    pub fn name(&self) -> String {
+        let mut name = format!("{}_keyset", self.table);
+        for column in &self.columns {
+            name.push('_');
+            name.push_str(&column.name);
+            if self.unique {
+                name.push_str("_unique");
+                continue;
+            }
+            name.push_str(match column.direction {
+                Direction::Asc => "_asc",
+                Direction::Desc => "_desc",
+            });
+            match column.nulls {
+                Some(Nulls::First) => name.push_str("_nulls_first"),
+                Some(Nulls::Last) => name.push_str("_nulls_last"),
+                None => {}
+            }
+        }
+        let limit = Backend::ALL.iter().map(|b| b.max_identifier()).min().unwrap_or(63);
+        if name.len() <= limit {
+            return name;
+        }
+        let hash = format!("_{:08x}", fnv1a(&name) as u32);
+        let mut cut = limit - hash.len();
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{hash}", &name[..cut])
+    }
+
+    /// `CREATE INDEX ..` for `backend`.
+    pub fn create_sql(&self, backend: Backend, creation: Creation) -> String {
+        let columns: Vec<String> = self
+            .columns
+            .iter()
+            .map(|column| {
+                let mut sql = format!("{} {}", quote(backend, &column.name), column.direction.sql());
+                // Only PostgreSQL indexes declare a NULL placement; SQLite rejects the clause and
+                // MySQL/MariaDB have no such syntax (their indexes sort NULLs first ascending).
+                if backend == Backend::Postgres {
+                    match column.nulls {
+                        Some(Nulls::First) => sql.push_str(" NULLS FIRST"),
+                        Some(Nulls::Last) => sql.push_str(" NULLS LAST"),
+                        None => {}
+                    }
+                }
+                sql
+            })
+            .collect();
+        let unique = if self.unique { "UNIQUE " } else { "" };
+        let concurrently =
+            if backend == Backend::Postgres && creation == Creation::Concurrently { "CONCURRENTLY " } else { "" };
+        // MySQL has no `IF NOT EXISTS` for indexes (MariaDB does); the migration runs once anyway.
+        let if_not_exists = if backend == Backend::Mysql { "" } else { "IF NOT EXISTS " };
+        format!(
+            "CREATE {unique}INDEX {concurrently}{if_not_exists}{} ON {} ({});",
+            quote(backend, &self.name()),
+            quote(backend, &self.table),
+            columns.join(", ")
+        )
+    }
+
+    /// `DROP INDEX ..` for `backend`.
+    pub fn drop_sql(&self, backend: Backend, creation: Creation) -> String {
+        drop_statement(backend, creation, &self.name(), &self.table)
+    }
+}
+
+/// `DROP INDEX name` (MySQL: `.. ON table`, which it requires).
+pub fn drop_statement(backend: Backend, creation: Creation, name: &str, table: &str) -> String {
+    let name = quote(backend, name);
+    match backend {
+        Backend::Mysql => format!("DROP INDEX {name} ON {};", quote(backend, table)),
+        Backend::Postgres if creation == Creation::Concurrently => {
+            format!("DROP INDEX CONCURRENTLY IF EXISTS {name};")
+        }
+        _ => format!("DROP INDEX IF EXISTS {name};"),
+    }
+}
+
+/// An identifier quoted for `backend`.
+pub fn quote(backend: Backend, identifier: &str) -> String {
+    match backend {
+        Backend::Mysql => format!("`{}`", identifier.replace('`', "``")),
+        Backend::Postgres | Backend::Sqlite => format!("\"{}\"", identifier.replace('"', "\"\"")),
+    }
+}
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
