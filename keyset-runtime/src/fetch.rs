@@ -75,12 +75,15 @@ where
         if !seek.splits::<Conn::Backend>() {
             return run(query, seek, order, limit, conn);
         }
+        // The cursor's region is the NULLs exactly when its value is NULL; the next one is the
+        // other side.
+        let null = seek.leading_is_null::<Conn::Backend>();
         let next = seek.clone().region(Region::Next);
         let mut rows =
-            run(query.clone(), seek.region(Region::Cursor), order.clone().region(Region::Cursor), limit, conn)?;
+            run(query.clone(), seek.region(Region::Cursor), order.clone().one_side(null), limit, conn)?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
-            rows.extend(run(query, next, order.region(Region::Next), missing, conn)?);
+            rows.extend(run(query, next, order.one_side(!null), missing, conn)?);
         }
         Ok(rows)
     }

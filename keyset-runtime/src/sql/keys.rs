@@ -99,6 +99,20 @@ pub(super) fn bound_op(desc: bool, backward: bool) -> &'static str {
     if desc != backward { " <= " } else { " >= " }
 }
 
+/// How an ORDER BY writes a nullable leading key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeadingNulls {
+    /// NULLs and values are mixed: pin the placement.
+    Pin,
+    /// Every row is on one side of the NULL boundary: the placement is moot, and left unpinned
+    /// so that an index without a NULLS clause serves the order (unless the engine's indexes
+    /// declare one, [`SeekDialect::INDEX_NULLS_CLAUSE`]).
+    OneSide,
+    /// Every row is NULL on the leading key: the engine may leave the key out
+    /// ([`SeekDialect::ORDER_NULLS_WITHOUT_KEY`]).
+    AllNull,
+}
+
 /// Which rows past the cursor a seek predicate selects. Only a nullable leading key makes the
 /// difference: its NULLs form a region of their own, before or after the other rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,16 +129,15 @@ pub enum Region {
 
 /// Renders the columns of a key list: in an ORDER BY, or as a row value `(c1, c2)`.
 pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
-    /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). A nullable key's NULL
-    /// placement is pinned unless `pin_nulls` is false, which the leading key may be told when
-    /// every row of the query is on one side of its NULL boundary (a [`Region`]).
-    fn walk_order<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, pin_nulls: bool) -> QueryResult<()>;
+    /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). `leading` says how a
+    /// nullable leading key is written; every later key is written in full.
+    fn walk_order<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, leading: LeadingNulls) -> QueryResult<()>;
     /// `c1, c2`.
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
 impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
-    fn walk_order<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: bool) -> QueryResult<()> {
+    fn walk_order<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: LeadingNulls) -> QueryResult<()> {
         Ok(())
     }
     fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -140,12 +153,12 @@ where
     V: 'static,
     N: SortColumns<DB>,
 {
-    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: bool) -> QueryResult<()> {
+    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: LeadingNulls) -> QueryResult<()> {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
         if N::LEN > 0 {
             out.push_sql(", ");
-            self.next.walk_order(out, backward, true)?;
+            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
         }
         Ok(())
     }
@@ -175,6 +188,10 @@ pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> {
     /// Whether rows past the cursor lie in another region than the cursor's: the leading key is
     /// nullable, and its NULLs come after a non-NULL cursor value, or its non-NULLs after a NULL.
     fn has_next_region(&self, backward: bool) -> bool;
+    /// Whether the cursor's value for the leading key is NULL.
+    fn leading_is_null(&self) -> bool {
+        false
+    }
     /// `c1 IS NULL` or `c1 IS NOT NULL`: the region after the cursor's.
     fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
 }

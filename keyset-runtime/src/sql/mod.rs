@@ -32,7 +32,8 @@ use diesel::{Expression, QueryResult};
 
 pub use dialect::SeekDialect;
 pub use keys::{
-    Asc, Desc, End, Key, KeyShape, KeysAppearOn, Region, SeekKeys, SortColumns, SortDirection,
+    Asc, Desc, End, Key, KeyShape, KeysAppearOn, LeadingNulls, Region, SeekKeys, SortColumns,
+    SortDirection,
 };
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
@@ -65,20 +66,22 @@ impl Walk for Backward {
 /// Built by [`Keyset::order_by`] and [`Keyset::reverse_order_by`].
 pub struct OrderBy<M: Keyset, W> {
     columns: M::Columns,
-    region: Region,
+    leading: LeadingNulls,
     walk: PhantomData<W>,
 }
 
 impl<M: Keyset, W> OrderBy<M, W> {
     pub(crate) fn new() -> Self {
-        OrderBy { columns: M::columns(), region: Region::Whole, walk: PhantomData }
+        OrderBy { columns: M::columns(), leading: LeadingNulls::Pin, walk: PhantomData }
     }
 
-    /// The ORDER BY of a query limited to one [`Region`] of a nullable leading key, whose rows
-    /// all lie on one side of its NULL boundary: the leading key's NULL placement need not be
-    /// pinned, which lets an index without a NULLS clause serve it.
-    pub fn region(self, region: Region) -> Self {
-        OrderBy { region, ..self }
+    /// The ORDER BY of a query whose rows all lie on one side of a nullable leading key's NULL
+    /// boundary (a [`Region`] other than `Whole`; `nulls` when that side is the NULLs): the
+    /// placement need not be pinned, and on MySQL/MariaDB the all-NULL key is left out, so that
+    /// the index serves the order.
+    pub fn one_side(self, nulls: bool) -> Self {
+        let leading = if nulls { LeadingNulls::AllNull } else { LeadingNulls::OneSide };
+        OrderBy { leading, ..self }
     }
 }
 
@@ -105,6 +108,14 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
 
     /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
     /// them as two seeks.
+    /// Whether the cursor's value for a nullable leading key is NULL (false without one).
+    pub fn leading_is_null<DB: Backend + SeekDialect>(&self) -> bool
+    where
+        M::Keys: SeekKeys<DB>,
+    {
+        self.keys.leading_is_null()
+    }
+
     pub(crate) fn splits<DB: Backend + SeekDialect>(&self) -> bool
     where
         M::Keys: SeekKeys<DB>,
@@ -121,7 +132,7 @@ where
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.columns.walk_order(out, W::BACKWARD, self.region == Region::Whole)
+        self.columns.walk_order(out, W::BACKWARD, self.leading)
     }
 }
 
@@ -199,7 +210,7 @@ where
     M::Columns: Clone,
 {
     fn clone(&self) -> Self {
-        OrderBy { columns: self.columns.clone(), region: self.region, walk: PhantomData }
+        OrderBy { columns: self.columns.clone(), leading: self.leading, walk: PhantomData }
     }
 }
 

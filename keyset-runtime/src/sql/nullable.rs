@@ -25,7 +25,9 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
-use super::keys::{bound_op, strict_op, Key, KeyShape, Region, SeekKeys, SortColumns, SortDirection};
+use super::keys::{
+    bound_op, strict_op, Key, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns, SortDirection,
+};
 use super::SeekDialect;
 
 /// A nullable key sorted in direction `D` (`Asc`/`Desc`) with its NULLs placed by `P`
@@ -80,7 +82,12 @@ where
     V: 'static,
     N: SortColumns<DB>,
 {
-    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, pin_nulls: bool) -> QueryResult<()> {
+    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, leading: LeadingNulls) -> QueryResult<()> {
+        if leading == LeadingNulls::AllNull && DB::ORDER_NULLS_WITHOUT_KEY && N::LEN > 0 {
+            // A column that is NULL in every row orders nothing, and MariaDB would sort for it.
+            return self.next.walk_order(out, backward, LeadingNulls::Pin);
+        }
+        let pin_nulls = leading == LeadingNulls::Pin;
         let desc = D::DESC != backward;
         let nulls_first = P::FIRST != backward;
         // Within one NULL region the placement is moot, but an engine whose indexes declare a
@@ -99,7 +106,7 @@ where
         }
         if N::LEN > 0 {
             out.push_sql(", ");
-            self.next.walk_order(out, backward, true)?;
+            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
         }
         Ok(())
     }
@@ -192,6 +199,10 @@ where
 
     fn has_next_region(&self, backward: bool) -> bool {
         self.value.is_some() == nulls_after::<P>(backward)
+    }
+
+    fn leading_is_null(&self) -> bool {
+        self.value.is_none()
     }
 
     fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
