@@ -86,6 +86,10 @@ impl Index {
         }];
         for key in model.tiebreakers() {
             if key.tiebreaker.as_ref().is_some_and(|t| t.unique) {
+                if model.keys.len() == 1 {
+                    // Sorted by the unique column alone: its unique index is the sort index.
+                    indexes.clear();
+                }
                 indexes.push(Index {
                     table: table.clone(),
                     columns: vec![IndexColumn {

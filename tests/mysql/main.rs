@@ -24,6 +24,8 @@ pub fn connect() -> Conn {
 mod compose;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/migrations.rs"]
+mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
 #[path = "../suite/walk.rs"]
@@ -31,3 +33,36 @@ mod walk;
 
 mod plan;
 mod sql;
+
+/// A fresh database for the migrations test, and how to read its plans.
+mod migrations_db {
+    use diesel::prelude::*;
+
+    pub use keyset_example_blog::MYSQL_MIGRATIONS as MIGRATIONS;
+    pub use keyset_runtime::plan::mysql_index_seek as index_seek;
+
+    /// Drops the test's database when the test ends.
+    pub struct Database(String);
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            let mut conn = super::connect();
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {}", self.0)).execute(&mut conn);
+        }
+    }
+
+    /// A database of its own on the server (migrations create real tables, which other tests
+    /// must not see).
+    pub fn fresh_database() -> (super::Conn, Database) {
+        let mut conn = super::connect();
+        let name = format!("keyset_migrations_{}", std::process::id());
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name} DEFAULT CHARSET utf8mb4")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("USE {name}")).execute(&mut conn).unwrap();
+        (conn, Database(name))
+    }
+
+    pub fn analyze(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE TABLE posts, memberships").execute(conn).unwrap();
+    }
+}

@@ -24,6 +24,8 @@ pub fn connect() -> Conn {
 mod compose;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/migrations.rs"]
+mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
 #[path = "../suite/walk.rs"]
@@ -32,3 +34,39 @@ mod walk;
 mod asynchronous;
 mod plan;
 mod sql;
+
+/// A fresh database for the migrations test, and how to read its plans.
+mod migrations_db {
+    use diesel::prelude::*;
+
+    pub use keyset_example_blog::POSTGRES_MIGRATIONS as MIGRATIONS;
+    pub use keyset_runtime::plan::postgres_index_seek as index_seek;
+
+    /// Drops the test's schema when the test ends.
+    pub struct Schema(String);
+
+    impl Drop for Schema {
+        fn drop(&mut self) {
+            let mut conn = super::connect();
+            let _ = diesel::sql_query(format!("DROP SCHEMA IF EXISTS {} CASCADE", self.0)).execute(&mut conn);
+        }
+    }
+
+    /// A schema of its own on the server (migrations create real tables, which other tests must
+    /// not see), first on the connection's search path. The connection has no temporary tables:
+    /// those would come first and hide the schema's.
+    pub fn fresh_database() -> (super::Conn, Schema) {
+        let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
+        let mut conn = PgConnection::establish(&url).expect("PostgreSQL is reachable");
+        let name = format!("keyset_migrations_{}", std::process::id());
+        diesel::sql_query(format!("DROP SCHEMA IF EXISTS {name} CASCADE")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("CREATE SCHEMA {name}")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("SET search_path TO {name}")).execute(&mut conn).unwrap();
+        (conn, Schema(name))
+    }
+
+    pub fn analyze(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE posts").execute(conn).unwrap();
+        diesel::sql_query("ANALYZE memberships").execute(conn).unwrap();
+    }
+}

@@ -19,6 +19,8 @@ pub fn connect() -> Conn {
 mod compose;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/migrations.rs"]
+mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
 #[path = "../suite/walk.rs"]
@@ -29,3 +31,20 @@ mod plan;
 mod request;
 mod sql;
 mod tokens;
+
+/// A fresh database for the migrations test, and how to read its plans.
+mod migrations_db {
+    use diesel::prelude::*;
+
+    pub use keyset_example_blog::SQLITE_MIGRATIONS as MIGRATIONS;
+    pub use keyset_runtime::plan::sqlite_index_seek as index_seek;
+
+    /// An in-memory database: private to the connection, gone with it.
+    pub fn fresh_database() -> (super::Conn, ()) {
+        (SqliteConnection::establish(":memory:").unwrap(), ())
+    }
+
+    pub fn analyze(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE").execute(conn).unwrap();
+    }
+}

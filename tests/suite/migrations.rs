@@ -1,0 +1,103 @@
+//! The index migrations the example crate's build script wrote (`examples/blog`), applied with
+//! diesel_migrations on a fresh database: each model's deep page is an index seek on exactly the
+//! index named in its `Keyset::INDEXES`, with no sort; and the down migrations revert cleanly.
+
+use diesel::prelude::*;
+use diesel_migrations::MigrationHarness;
+use keyset_example_blog::schema::{memberships, posts};
+use keyset_example_blog::{ByRank, BySlug, Membership, Post, TopScore};
+use keyset_runtime::sql::{Region, SeekDialect};
+use keyset_runtime::Keyset;
+use keyset_tests::seed::timestamp;
+
+use crate::migrations_db::{analyze, fresh_database, index_seek, MIGRATIONS};
+
+const POSTS: i64 = 20_000;
+
+fn seed(conn: &mut crate::Conn) {
+    let rows: Vec<_> = (1..=POSTS)
+        .map(|id| {
+            (
+                posts::id.eq(id),
+                posts::created_at.eq(timestamp((id * 7) % 97)),
+                posts::score.eq((id % 50) as i32),
+                posts::rank.eq((id % 10 != 3).then_some((id % 40) as i32)),
+                posts::slug.eq(format!("post-{id:06}")),
+                posts::title.eq(format!("Post {id}")),
+            )
+        })
+        .collect();
+    for chunk in rows.chunks(1_000) {
+        diesel::insert_into(posts::table).values(chunk).execute(conn).unwrap();
+    }
+    let members: Vec<_> = (0..20_000)
+        .map(|i| {
+            (
+                memberships::team_id.eq(i % 100),
+                memberships::user_id.eq(i / 100),
+                memberships::joined_at.eq(timestamp(i64::from(i % 31))),
+            )
+        })
+        .collect();
+    for chunk in members.chunks(1_000) {
+        diesel::insert_into(memberships::table).values(chunk).execute(conn).unwrap();
+    }
+}
+
+/// Checks that the page after the row at `$depth` of `M`'s order is an index seek on `M`'s index.
+/// For a nullable leading key, `$nulls` says which side of its NULL boundary the cursor is on:
+/// the query is then the one a split page runs first, within the cursor's region.
+macro_rules! assert_deep_page_uses_its_index {
+    ($conn:expr, $table:ident, $model:ty, $depth:expr) => {
+        assert_deep_page_uses_its_index!($conn, $table, $model, $depth, Region::Whole, |order| order)
+    };
+    ($conn:expr, $table:ident, $model:ty, $depth:expr, $region:expr, $order:expr) => {{
+        let rows: Vec<$model> =
+            $table::table.select(<$model>::as_select()).order(<$model>::order_by()).load($conn).unwrap();
+        let cursor = rows[(rows.len() as f64 * $depth) as usize].cursor();
+        let page = $table::table
+            .select(<$model>::as_select())
+            .filter(<$model>::after(&cursor).region($region))
+            .order($order(<$model>::order_by()))
+            .limit(21);
+        let plan = index_seek(&page, $conn).unwrap_or_else(|err| panic!("{}: {err}", stringify!($model)));
+        let index = <$model as Keyset>::INDEXES[0].name;
+        assert!(plan.iter().any(|line| line.contains(index)), "{} uses {index}: {plan:#?}", stringify!($model));
+    }};
+}
+
+#[test]
+fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
+    let (mut conn, _database) = fresh_database();
+    let applied = conn.run_pending_migrations(MIGRATIONS).unwrap();
+    assert!(applied.len() >= 2, "the tables and the generated indexes: {applied:?}");
+    seed(&mut conn);
+    analyze(&mut conn);
+
+    assert_deep_page_uses_its_index!(&mut conn, posts, Post, 0.9);
+    assert_deep_page_uses_its_index!(&mut conn, posts, TopScore, 0.9);
+    assert_deep_page_uses_its_index!(&mut conn, posts, BySlug, 0.9);
+    assert_deep_page_uses_its_index!(&mut conn, memberships, Membership, 0.9);
+    // A nullable leading key: the page's first query, in the cursor's region, on either side of
+    // the boundary (the last 10% of the order are the NULLs).
+    assert!(<<crate::Conn as Connection>::Backend as SeekDialect>::SPLIT_NULL_REGIONS);
+    let values = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(false);
+    let nulls = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(true);
+    assert_deep_page_uses_its_index!(&mut conn, posts, ByRank, 0.5, Region::Cursor, values);
+    assert_deep_page_uses_its_index!(&mut conn, posts, ByRank, 0.95, Region::Cursor, nulls);
+
+    // The unique index that `#[tiebreaker(unique)]` relies on is real.
+    let duplicate = diesel::insert_into(posts::table)
+        .values((
+            posts::id.eq(POSTS + 1),
+            posts::created_at.eq(timestamp(1)),
+            posts::score.eq(1),
+            posts::slug.eq("post-000001"),
+            posts::title.eq("duplicate"),
+        ))
+        .execute(&mut conn);
+    assert!(duplicate.is_err(), "a second post-000001 is refused");
+
+    conn.revert_all_migrations(MIGRATIONS).unwrap();
+    assert!(posts::table.count().get_result::<i64>(&mut conn).is_err(), "the tables are gone");
+}
