@@ -59,7 +59,7 @@ impl NullsPlacement for NullsLast {
 
 /// Whether NULLs come after the other values in the walk's order (placements flip backward).
 fn nulls_after<P: NullsPlacement>(backward: bool) -> bool {
-    !P::FIRST != backward
+    P::FIRST == backward
 }
 
 impl<C: 'static, D: SortDirection, P: NullsPlacement, V: 'static, N: KeyShape> KeyShape
