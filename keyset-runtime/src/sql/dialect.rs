@@ -24,9 +24,12 @@ pub trait SeekDialect: Backend {
     const SPLIT_NULL_REGIONS: bool;
 }
 
-/// SQLite seeks with both shapes, but with a rowid (`INTEGER PRIMARY KEY`) tiebreaker the row-value
-/// seek uses only the leading column, scanning the whole tie group; the OR expansion with a
-/// leading bound seeks on every column.
+/// SQLite: the OR expansion with a leading bound seeks the leading column and steps through the
+/// cursor's tie group, so a page costs at most one tie group more than the first, at any depth.
+/// A row value `(a, b) < (?, ?)` can seek both columns of a non-rowid tiebreaker, but SQLite's
+/// planner then picked an index with the wrong direction on the second column and sorted
+/// (measured: `tests/sqlite/plan.rs` with indexes for both mixed and uniform orders), so the OR
+/// expansion stays.
 #[cfg(feature = "sqlite")]
 impl SeekDialect for diesel::sqlite::Sqlite {
     const ROW_VALUES: bool = false;

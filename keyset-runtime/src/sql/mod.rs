@@ -4,18 +4,20 @@
 //!
 //! # Which SQL, and why
 //!
-//! The predicate must be answered by one index seek, whatever the page's depth. Measured on 1M rows
-//! (see the project's design notes), the shape that seeks on every engine, for uniform and mixed
-//! directions alike, is the OR expansion with a redundant bound on the leading key:
+//! The predicate must be answered by one index seek, whatever the page's depth. Measured on 1M
+//! rows (see the project's design notes), the shape that seeks on every engine, for uniform and
+//! mixed directions alike, is the OR expansion with a redundant bound on the leading key:
 //!
 //! ```sql
 //! (created_at <= ? AND (created_at < ? OR (created_at = ? AND id < ?)))
 //! ```
 //!
 //! Without the leading bound, PostgreSQL and SQLite evaluate the bare OR as a filter over every
-//! row before the cursor, which is slower than OFFSET. A backend may prefer another shape (a row
-//! value `(created_at, id) < (?, ?)` is an exact seek on PostgreSQL for uniform directions and a
-//! full scan on MySQL); [`SeekDialect`] lets each backend choose, from the same user code.
+//! row before the cursor, which is slower than OFFSET. Where every key has the same direction,
+//! PostgreSQL seeks a row value `(created_at, id) < (?, ?)` on every column of the index, and
+//! gets it; MySQL and MariaDB cannot range-scan a row value; SQLite keeps the OR expansion too
+//! (see [`SeekDialect`]'s implementations for why).
+//! [`SeekDialect`] lets each backend choose, from the same user code.
 
 mod dialect;
 mod keys;
