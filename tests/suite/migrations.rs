@@ -66,6 +66,18 @@ macro_rules! assert_deep_page_uses_its_index {
     }};
 }
 
+/// Several models on one table get indexes of their own, under names of their own.
+#[test]
+fn models_on_one_table_share_no_index_names() {
+    let names: Vec<&str> = [Post::INDEXES, TopScore::INDEXES, ByRank::INDEXES, BySlug::INDEXES]
+        .iter()
+        .flat_map(|indexes| indexes.iter().map(|index| index.name))
+        .collect();
+    let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(distinct.len(), names.len(), "{names:?}");
+    assert_eq!(names.len(), 4, "one index each (BySlug's is its unique index): {names:?}");
+}
+
 #[test]
 fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
     let (mut conn, _database) = fresh_database();
