@@ -187,6 +187,10 @@
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model
 //! and its sort order (see [`token`]). A malformed or foreign token is an [`Error::Cursor`]
 //! before any query runs; [`Error::is_client_error`] tells a handler to answer 400.
+//!
+//! With the feature `signed`, `paginate_signed(&request, &keys)` signs the tokens with a server
+//! key (HMAC-SHA256, `token::TokenKeys`, with key rotation), for listings whose key values must
+//! not be guessable or edited by clients.
 
 mod error;
 mod fetch;
@@ -207,6 +211,8 @@ pub use model::Keyset;
 pub use page::{Page, PageQuery, Paginate, Paginated, SelectsModel};
 pub use request::PageRequest;
 pub use token::Direction;
+#[cfg(feature = "signed")]
+pub use token::TokenKeys;
 
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::request::{PageRequest, RequestedPosition};
 use crate::fetch::SeekFetch;
 use crate::sql::{Backward, Forward, KeyShape, OrderBy};
-use crate::token::{self, CursorError, Direction};
+use crate::token::{Codec, CursorError, Direction};
 use crate::{Error, Keyset};
 
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
@@ -81,6 +81,16 @@ pub trait Paginate: Sized {
     /// malformed, foreign to this model's sort order, or used in the wrong direction, or when
     /// its limit is zero.
     fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error>;
+
+    /// Like [`paginate`](Self::paginate), with signed tokens: the request's token must carry a
+    /// valid signature under one of `keys`, and the page's tokens are signed with the current
+    /// key. See [`TokenKeys`](crate::token::TokenKeys).
+    #[cfg(feature = "signed")]
+    fn paginate_signed(
+        self,
+        request: &PageRequest,
+        keys: &crate::token::TokenKeys,
+    ) -> Result<Paginated<Self>, Error>;
 }
 
 /// The model a query selects, read from its SQL type: `SelectBy<Post, DB>` selects `Post`.
@@ -102,27 +112,41 @@ where
     type Model = <Q::SqlType as SelectsModel>::Model;
 
     fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error> {
-        let decode = |direction, token: &str| {
-            token::decode::<<Self::Model as Keyset>::Cursor>(
-                <Self::Model as Keyset>::FINGERPRINT,
-                direction,
-                token,
-            )
-        };
-        let position = match request.position() {
-            RequestedPosition::First => Position::First,
-            RequestedPosition::Last => Position::Last,
-            RequestedPosition::After(token) => Position::After(decode(Direction::After, token)?),
-            RequestedPosition::Before(token) => Position::Before(decode(Direction::Before, token)?),
-        };
-        request.effective_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
-        Ok(Paginated {
-            query: self,
-            position,
-            request: request.clone(),
-            max_limit: PageRequest::DEFAULT_MAX_LIMIT,
-        })
+        paginate_with(self, request, Codec::default())
     }
+
+    #[cfg(feature = "signed")]
+    fn paginate_signed(
+        self,
+        request: &PageRequest,
+        keys: &crate::token::TokenKeys,
+    ) -> Result<Paginated<Self>, Error> {
+        paginate_with(self, request, Codec::signed(keys))
+    }
+}
+
+fn paginate_with<Q: Paginate>(
+    query: Q,
+    request: &PageRequest,
+    codec: Codec,
+) -> Result<Paginated<Q>, Error> {
+    let decode = |direction, token: &str| {
+        codec.decode::<<Q::Model as Keyset>::Cursor>(<Q::Model as Keyset>::FINGERPRINT, direction, token)
+    };
+    let position = match request.position() {
+        RequestedPosition::First => Position::First,
+        RequestedPosition::Last => Position::Last,
+        RequestedPosition::After(token) => Position::After(decode(Direction::After, token)?),
+        RequestedPosition::Before(token) => Position::Before(decode(Direction::Before, token)?),
+    };
+    request.effective_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
+    Ok(Paginated {
+        query,
+        position,
+        request: request.clone(),
+        max_limit: PageRequest::DEFAULT_MAX_LIMIT,
+        codec,
+    })
 }
 
 /// A query ready to load one page. Built by [`Paginate::paginate`].
@@ -132,6 +156,7 @@ pub struct Paginated<Q: Paginate> {
     position: Position<<Q::Model as Keyset>::Cursor>,
     request: PageRequest,
     max_limit: u32,
+    codec: Codec,
 }
 
 impl<Q: Paginate> Paginated<Q> {
@@ -151,7 +176,7 @@ impl<Q: Paginate> Paginated<Q> {
         // One row more than the page: it tells whether another page follows.
         let probe = limit as i64 + 1;
         let rows = self.query.load_rows(&self.position, probe, conn)?;
-        Ok(assemble(rows, self.position, limit)?)
+        Ok(assemble(rows, self.position, limit, &self.codec)?)
     }
 }
 
@@ -161,6 +186,7 @@ fn assemble<M: Keyset>(
     mut rows: Vec<M>,
     position: Position<M::Cursor>,
     limit: usize,
+    codec: &Codec,
 ) -> Result<Page<M>, CursorError> {
     let more = rows.len() > limit;
     rows.truncate(limit);
@@ -176,7 +202,7 @@ fn assemble<M: Keyset>(
         Position::Last => (false, more),
     };
     let issue = |row: Option<&M>, exists: bool, direction| match row {
-        Some(row) if exists => token::encode(M::FINGERPRINT, direction, &row.cursor()).map(Some),
+        Some(row) if exists => codec.encode(M::FINGERPRINT, direction, &row.cursor()).map(Some),
         _ => Ok(None),
     };
     Ok(Page {

@@ -4,19 +4,31 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 1 | format version ([`VERSION`]) |
+//! | 1 | format version ([`VERSION`]); its high bit ([`SIGNED`]) marks a signed token |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
 //! | 1 | the [`Direction`] the token was issued for |
 //! | rest | the cursor's key values, in [postcard](https://docs.rs/postcard) |
+//! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, [`TokenKeys`]) |
 //!
 //! The values are postcard because it is compact (varint integers, no field names, length-prefixed
 //! strings), fast, and serde-native, so any key type with `Serialize` round-trips exactly (chrono
 //! timestamps keep their nanoseconds, `i64::MIN` stays `i64::MIN`); and its decoder reads from the
-//! token's own bytes, so a hostile length prefix cannot make it allocate more than the token holds.
+//! token's own bytes, so a hostile length prefix cannot make it allocate more than the token holds:
+//! a string or byte key is allocated only after its bytes were found in the token, and a sequence
+//! reserves room for at most as many elements as bytes remain. Decoding a token of at most
+//! [`MAX_TOKEN_LEN`] characters therefore allocates a bounded amount, whatever its length prefixes
+//! claim (the test suite measures it with a counting allocator).
 //!
-//! Tokens are opaque, not secret: a client can decode the key values of a row it has already seen.
-//! Decoding never panics; every way a token can be wrong is a [`CursorError`], which a web handler
-//! answers with 400.
+//! Tokens are opaque, not secret: a client can decode the key values of a row it has already seen,
+//! and can write a token for any key values it likes (which is harmless: the keyset filter is
+//! ANDed with the query's own filters, so a token can only move the start of a page within rows the
+//! query already allows). Where key values must not be guessable or edited, sign the tokens
+//! (feature `signed`, [`TokenKeys`]). Decoding never panics; every way a token can be wrong is a
+//! [`CursorError`], which a web handler answers with 400.
+
+mod error;
+#[cfg(feature = "signed")]
+mod signed;
 
 use std::fmt;
 
@@ -25,8 +37,16 @@ use base64::Engine;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub use error::CursorError;
+#[cfg(feature = "signed")]
+pub use signed::{KeyTooShort, TokenKeys, SIGNATURE_LEN};
+
 /// The token format this version writes and reads.
 pub const VERSION: u8 = 1;
+
+/// The flag in the version byte of a signed token (`VERSION | SIGNED`): a server that requires
+/// signatures refuses a token without it, and one that does not refuses a token with it.
+pub const SIGNED: u8 = 0x80;
 
 /// The longest token accepted, in characters. Tokens whose keys would need more are refused when
 /// issued, with [`CursorError::TooLong`], so a token this library issues is always accepted.
@@ -61,37 +81,6 @@ impl fmt::Display for Direction {
     }
 }
 
-/// Why a cursor token was refused. Every variant is the client's mistake (HTTP 400), except
-/// [`CursorError::TooLong`] when returned while issuing a token.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CursorError {
-    /// The token is the empty string.
-    #[error("the cursor is empty")]
-    Empty,
-    /// The token is longer than [`MAX_TOKEN_LEN`].
-    #[error("the cursor is {len} characters long; at most {max} are accepted")]
-    TooLong { len: usize, max: usize },
-    /// The token is not URL-safe base64 without padding.
-    #[error("the cursor is not a token this server issued (not URL-safe base64)")]
-    NotBase64,
-    /// The token ends before its header or its values are complete.
-    #[error("the cursor is truncated")]
-    Truncated,
-    /// The token was written in a format version this server does not read.
-    #[error("the cursor has format version {found}; this server reads version {supported}")]
-    UnsupportedVersion { found: u8, supported: u8 },
-    /// The token was issued for another model or another sort order.
-    #[error("the cursor was issued for another listing or sort order")]
-    ForeignSortOrder,
-    /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
-    #[error("the cursor points {found} its row but was sent as `{expected}`")]
-    WrongDirection { expected: Direction, found: Direction },
-    /// The key values do not decode as this model's cursor (wrong types, trailing bytes).
-    #[error("the cursor's values are invalid: {0}")]
-    InvalidValues(String),
-}
-
 /// FNV-1a over the sort order's description, folded to 32 bits. Not a security measure (see the
 /// signed tokens feature for that); it catches tokens sent to the wrong listing.
 pub const fn fingerprint(sort_order: &str) -> u32 {
@@ -112,17 +101,7 @@ pub fn encode<C: Serialize>(
     direction: Direction,
     cursor: &C,
 ) -> Result<String, CursorError> {
-    let mut bytes = Vec::with_capacity(32);
-    bytes.push(VERSION);
-    bytes.extend_from_slice(&fingerprint.to_le_bytes());
-    bytes.push(direction.byte());
-    let bytes = postcard::to_extend(cursor, bytes)
-        .map_err(|err| CursorError::InvalidValues(err.to_string()))?;
-    let token = URL_SAFE_NO_PAD.encode(bytes);
-    if token.len() > MAX_TOKEN_LEN {
-        return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
-    }
-    Ok(token)
+    finish(payload(VERSION, fingerprint, direction, cursor)?)
 }
 
 /// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`.
@@ -131,6 +110,39 @@ pub fn decode<C: DeserializeOwned>(
     direction: Direction,
     token: &str,
 ) -> Result<C, CursorError> {
+    let bytes = open(token)?;
+    match bytes[0] {
+        VERSION => read(&bytes, fingerprint, direction),
+        byte if byte == VERSION | SIGNED => Err(CursorError::UnexpectedSignature),
+        byte => Err(unsupported(byte)),
+    }
+}
+
+/// The token's bytes before base64: header, then the values.
+fn payload<C: Serialize>(
+    version: u8,
+    fingerprint: u32,
+    direction: Direction,
+    cursor: &C,
+) -> Result<Vec<u8>, CursorError> {
+    let mut bytes = Vec::with_capacity(64);
+    bytes.push(version);
+    bytes.extend_from_slice(&fingerprint.to_le_bytes());
+    bytes.push(direction.byte());
+    postcard::to_extend(cursor, bytes).map_err(|err| CursorError::InvalidValues(err.to_string()))
+}
+
+/// Base64 of `bytes`, refused when longer than a server accepts.
+fn finish(bytes: Vec<u8>) -> Result<String, CursorError> {
+    let token = URL_SAFE_NO_PAD.encode(bytes);
+    if token.len() > MAX_TOKEN_LEN {
+        return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
+    }
+    Ok(token)
+}
+
+/// The token's bytes: at most [`MAX_TOKEN_LEN`] characters of base64, at least one byte.
+fn open(token: &str) -> Result<Vec<u8>, CursorError> {
     if token.is_empty() {
         return Err(CursorError::Empty);
     }
@@ -138,13 +150,27 @@ pub fn decode<C: DeserializeOwned>(
         return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
     }
     let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| CursorError::NotBase64)?;
+    if bytes.is_empty() {
+        return Err(CursorError::Truncated);
+    }
+    Ok(bytes)
+}
+
+fn unsupported(byte: u8) -> CursorError {
+    CursorError::UnsupportedVersion { found: byte & !SIGNED, supported: VERSION }
+}
+
+/// Checks the header after the version byte (the caller checked that, and any signature) and
+/// decodes the values.
+fn read<C: DeserializeOwned>(
+    bytes: &[u8],
+    fingerprint: u32,
+    direction: Direction,
+) -> Result<C, CursorError> {
     let Some((header, values)) = bytes.split_first_chunk::<HEADER_LEN>() else {
         return Err(CursorError::Truncated);
     };
-    let [version, f0, f1, f2, f3, dir] = *header;
-    if version != VERSION {
-        return Err(CursorError::UnsupportedVersion { found: version, supported: VERSION });
-    }
+    let [_version, f0, f1, f2, f3, dir] = *header;
     if u32::from_le_bytes([f0, f1, f2, f3]) != fingerprint {
         return Err(CursorError::ForeignSortOrder);
     }
@@ -163,6 +189,49 @@ pub fn decode<C: DeserializeOwned>(
         }
         Err(postcard::Error::DeserializeUnexpectedEnd) => Err(CursorError::Truncated),
         Err(err) => Err(CursorError::InvalidValues(err.to_string())),
+    }
+}
+
+/// How a listing writes and reads its tokens: unsigned (the default), or signed with the
+/// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Codec {
+    #[cfg(feature = "signed")]
+    keys: Option<TokenKeys>,
+}
+
+impl Codec {
+    /// Signed with `keys`: tokens are written signed with the current key, and only signed
+    /// tokens that verify under one of the keys are read.
+    #[cfg(feature = "signed")]
+    pub(crate) fn signed(keys: &TokenKeys) -> Self {
+        Codec { keys: Some(keys.clone()) }
+    }
+
+    pub(crate) fn encode<C: Serialize>(
+        &self,
+        fingerprint: u32,
+        direction: Direction,
+        cursor: &C,
+    ) -> Result<String, CursorError> {
+        #[cfg(feature = "signed")]
+        if let Some(keys) = &self.keys {
+            return keys.encode(fingerprint, direction, cursor);
+        }
+        encode(fingerprint, direction, cursor)
+    }
+
+    pub(crate) fn decode<C: DeserializeOwned>(
+        &self,
+        fingerprint: u32,
+        direction: Direction,
+        token: &str,
+    ) -> Result<C, CursorError> {
+        #[cfg(feature = "signed")]
+        if let Some(keys) = &self.keys {
+            return keys.decode(fingerprint, direction, token);
+        }
+        decode(fingerprint, direction, token)
     }
 }
 

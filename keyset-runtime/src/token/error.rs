@@ -1,0 +1,45 @@
+//! [`CursorError`]: every way a token can be refused.
+
+use super::Direction;
+
+/// Why a cursor token was refused. Every variant is the client's mistake (HTTP 400), except
+/// [`CursorError::TooLong`] when returned while issuing a token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CursorError {
+    /// The token is the empty string.
+    #[error("the cursor is empty")]
+    Empty,
+    /// The token is longer than [`MAX_TOKEN_LEN`](super::MAX_TOKEN_LEN).
+    #[error("the cursor is {len} characters long; at most {max} are accepted")]
+    TooLong { len: usize, max: usize },
+    /// The token is not URL-safe base64 without padding.
+    #[error("the cursor is not a token this server issued (not URL-safe base64)")]
+    NotBase64,
+    /// The token ends before its header, its values or its signature are complete.
+    #[error("the cursor is truncated")]
+    Truncated,
+    /// The token was written in a format version this server does not read.
+    #[error("the cursor has format version {found}; this server reads version {supported}")]
+    UnsupportedVersion { found: u8, supported: u8 },
+    /// The token was issued for another model or another sort order.
+    #[error("the cursor was issued for another listing or sort order")]
+    ForeignSortOrder,
+    /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
+    #[error("the cursor points {found} its row but was sent as `{expected}`")]
+    WrongDirection { expected: Direction, found: Direction },
+    /// The key values do not decode as this model's cursor (wrong types, trailing bytes).
+    #[error("the cursor's values are invalid: {0}")]
+    InvalidValues(String),
+    /// The token is signed, but its signature matches none of the server's keys: it was
+    /// modified, forged, or signed with a key the server no longer accepts.
+    #[error("the cursor's signature is invalid")]
+    BadSignature,
+    /// The server requires signed tokens and this one is not signed.
+    #[error("the cursor is not signed; this server accepts only signed cursors")]
+    MissingSignature,
+    /// The token is signed but the server reads unsigned tokens here (signing is off for this
+    /// listing): it was not issued by this listing's configuration.
+    #[error("the cursor is signed; this server accepts only unsigned cursors here")]
+    UnexpectedSignature,
+}
