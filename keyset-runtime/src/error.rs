@@ -27,6 +27,14 @@ impl Error {
     /// A cursor that cannot be issued because its keys are too long
     /// ([`CursorError::TooLong`] while loading a page) is reported as a `Cursor` error too, but is
     /// the server's: it only arises from keys of over a kilobyte.
+    ///
+    /// ```
+    /// use keyset_runtime::{CursorError, Error, RequestError};
+    ///
+    /// assert!(Error::from(CursorError::ForeignSortOrder).is_client_error()); // 400
+    /// assert!(Error::from(RequestError::ZeroLimit).is_client_error()); // 400
+    /// assert!(!Error::from(diesel::result::Error::NotFound).is_client_error()); // 500
+    /// ```
     pub fn is_client_error(&self) -> bool {
         matches!(self, Error::Cursor(_) | Error::Request(_))
     }

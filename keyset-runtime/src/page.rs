@@ -6,14 +6,14 @@
 //! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
 //! and turned around in memory, so callers always get rows in the model's order.
 
-use diesel::dsl::{Limit, Order};
+use diesel::dsl::{CountStar, Limit, Offset, Order, Select};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::{LimitDsl, OrderDsl};
+use diesel::query_dsl::methods::{LimitDsl, OffsetDsl, OrderDsl, SelectDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{QueryResult, RunQueryDsl, Selectable};
 use serde::Serialize;
 
-use crate::request::{PageRequest, RequestedPosition};
+use crate::request::{PageRequest, RequestError, RequestedPosition};
 use crate::fetch::SeekFetch;
 use crate::sql::{Backward, Forward, KeyShape, OrderBy};
 use crate::token::{Codec, CursorError, Direction};
@@ -22,7 +22,17 @@ use crate::{Error, Keyset};
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
 ///
 /// Serializes as `{"items": [..], "next_cursor": .., "prev_cursor": ..}`, with `null` (never `""`)
-/// for a page that does not exist.
+/// for a page that does not exist:
+///
+/// ```
+/// use keyset_runtime::Page;
+///
+/// let page = Page { items: vec![3, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+/// assert_eq!(
+///     serde_json::to_string(&page).unwrap(),
+///     r#"{"items":[3,2],"next_cursor":"AQ","prev_cursor":null}"#,
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Page<T> {
     /// The rows, in the model's order, at most the limit.
@@ -35,17 +45,37 @@ pub struct Page<T> {
 
 impl<T> Page<T> {
     /// Whether a page follows this one.
+    ///
+    /// ```
+    /// # use keyset_runtime::Page;
+    /// let last = Page { items: vec![1], next_cursor: None, prev_cursor: Some("AQ".to_owned()) };
+    /// assert!(!last.has_next() && last.has_prev());
+    /// ```
     pub fn has_next(&self) -> bool {
         self.next_cursor.is_some()
     }
 
     /// Whether a page precedes this one. For a page reached with `after`, this is true without
     /// a query: the row the cursor came from preceded it (even if it has since been deleted).
+    ///
+    /// ```
+    /// # use keyset_runtime::Page;
+    /// let first = Page { items: vec![1], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+    /// assert!(first.has_next() && !first.has_prev());
+    /// ```
     pub fn has_prev(&self) -> bool {
         self.prev_cursor.is_some()
     }
 
     /// The same page with every item converted, e.g. into a response type.
+    ///
+    /// ```
+    /// # use keyset_runtime::Page;
+    /// let page = Page { items: vec![1, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+    /// let page = page.map(|id| format!("post {id}"));
+    /// assert_eq!(page.items, ["post 1", "post 2"]);
+    /// assert_eq!(page.next_cursor.as_deref(), Some("AQ"));
+    /// ```
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
         Page {
             items: self.items.into_iter().map(f).collect(),
@@ -63,6 +93,8 @@ pub enum Position<C> {
     After(C),
     Before(C),
     Last,
+    /// Page `n` (from 1) of the model's order, by OFFSET.
+    Number(u32),
 }
 
 impl<C> Position<C> {
@@ -79,7 +111,23 @@ pub trait Paginate: Sized {
 
     /// Prepares the page `request` asks for. Fails, before any query, when the request's token is
     /// malformed, foreign to this model's sort order, or used in the wrong direction, or when
-    /// its limit is zero.
+    /// its limit (or [page number](PageRequest::page_number)) is zero.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64 }
+    /// // No connection in sight to infer the backend from, so the query's type names it.
+    /// type Query = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, diesel::sqlite::Sqlite>>;
+    /// let query = || -> Query { posts::table.select(Post::as_select()) };
+    /// assert!(query().paginate(&PageRequest::first(20)).is_ok());
+    ///
+    /// // A token the server did not issue is refused before any query runs: answer 400.
+    /// let refused = query().paginate(&PageRequest::after("forged", 20)).err().unwrap();
+    /// assert!(refused.is_client_error());
+    /// ```
     fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error>;
 
     /// Like [`paginate`](Self::paginate), with signed tokens: the request's token must carry a
@@ -138,6 +186,8 @@ fn paginate_with<Q: Paginate>(
         RequestedPosition::Last => Position::Last,
         RequestedPosition::After(token) => Position::After(decode(Direction::After, token)?),
         RequestedPosition::Before(token) => Position::Before(decode(Direction::Before, token)?),
+        RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
+        RequestedPosition::Number(number) => Position::Number(*number),
     };
     request.effective_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
     Ok(Paginated {
@@ -162,12 +212,49 @@ pub struct Paginated<Q: Paginate> {
 impl<Q: Paginate> Paginated<Q> {
     /// Serves at most `max_limit` rows per page (default
     /// [`PageRequest::DEFAULT_MAX_LIMIT`]); larger requests are clamped, not refused.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// let page = posts::table
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::first(1_000))? // asks for more than this listing serves
+    ///     .max_limit(2)
+    ///     .load_page(&mut conn)?;
+    /// assert_eq!(page.items.len(), 2);
+    /// assert!(page.has_next());
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
     pub fn max_limit(mut self, max_limit: u32) -> Self {
         self.max_limit = max_limit.max(1);
         self
     }
 
-    /// Runs the query and returns the page.
+    /// Runs the query and returns the page: one query (two when a page crosses the NULL boundary
+    /// of a nullable leading key), fetching one row more than the limit to learn whether a next
+    /// page exists. See the [crate docs](crate) for a walk forward.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// // The last two rows, still in the model's order.
+    /// let page = posts::table.select(Post::as_select()).paginate(&PageRequest::last(2))?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2, 3]);
+    /// assert_eq!((page.has_prev(), page.has_next()), (true, false));
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
     pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Model>, Error>
     where
         Q: PageQuery<'query, Conn>,
@@ -177,6 +264,41 @@ impl<Q: Paginate> Paginated<Q> {
         let probe = limit as i64 + 1;
         let rows = self.query.load_rows(&self.position, probe, conn)?;
         Ok(assemble(rows, self.position, limit, &self.codec)?)
+    }
+}
+
+impl<Q: Paginate + Clone> Paginated<Q> {
+    /// The number of rows the whole query matches, whatever the page: `SELECT COUNT(*)` with the
+    /// query's own filters, and no cursor or limit.
+    ///
+    /// **The expensive path.** A count reads every matching row (or index entry) on every call,
+    /// O(rows) where a keyset page is O(page): at a million rows it costs what OFFSET to the last
+    /// page costs. Keyset needs no total to page (`next_cursor` says whether more follows); ask
+    /// for one only where a grid must show "page 3 of 120", and consider caching it.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64, author_id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 7), (3, 8), (4, 7)").execute(&mut conn).unwrap();
+    /// let paginated = posts::table
+    ///     .filter(posts::author_id.eq(7))
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::first(2))?;
+    /// assert_eq!(paginated.total_count(&mut conn)?, 3); // of author 7, not of the page
+    /// assert_eq!(paginated.load_page(&mut conn)?.items.len(), 2);
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn total_count<'query, Conn>(&self, conn: &mut Conn) -> Result<i64, Error>
+    where
+        Q: SelectDsl<CountStar>,
+        Select<Q, CountStar>: LoadQuery<'query, Conn, i64>,
+    {
+        Ok(SelectDsl::select(self.query.clone(), diesel::dsl::count_star()).get_result(conn)?)
     }
 }
 
@@ -200,6 +322,7 @@ fn assemble<M: Keyset>(
         Position::After(_) => (more, true),
         Position::Before(_) => (true, more),
         Position::Last => (false, more),
+        Position::Number(number) => (more, number > 1),
     };
     let issue = |row: Option<&M>, exists: bool, direction| match row {
         Some(row) if exists => codec.encode(M::FINGERPRINT, direction, &row.cursor()).map(Some),
@@ -234,8 +357,9 @@ where
     Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
     Order<Q, OrderBy<M, Forward>>: LimitDsl,
     Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl,
     Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M>,
 {
     fn load_rows(
         self,
@@ -254,6 +378,12 @@ where
             }
             Position::Last => {
                 LimitDsl::limit(OrderDsl::order(self, M::reverse_order_by()), limit).load(conn)
+            }
+            Position::Number(number) => {
+                // Skips the pages before: `limit` is the page size plus the probe row.
+                let offset = i64::from(number - 1) * (limit - 1);
+                let page = LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit);
+                OffsetDsl::offset(page, offset).load(conn)
             }
         }
     }

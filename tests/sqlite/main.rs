@@ -19,6 +19,8 @@ pub fn connect() -> Conn {
 mod compose;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/jump.rs"]
+mod jump;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]

@@ -12,7 +12,12 @@ pub enum CursorError {
     Empty,
     /// The token is longer than [`MAX_TOKEN_LEN`](super::MAX_TOKEN_LEN).
     #[error("the cursor is {len} characters long; at most {max} are accepted")]
-    TooLong { len: usize, max: usize },
+    TooLong {
+        /// The token's length, in characters.
+        len: usize,
+        /// The longest accepted.
+        max: usize,
+    },
     /// The token is not URL-safe base64 without padding.
     #[error("the cursor is not a token this server issued (not URL-safe base64)")]
     NotBase64,
@@ -21,13 +26,23 @@ pub enum CursorError {
     Truncated,
     /// The token was written in a format version this server does not read.
     #[error("the cursor has format version {found}; this server reads version {supported}")]
-    UnsupportedVersion { found: u8, supported: u8 },
+    UnsupportedVersion {
+        /// The token's version.
+        found: u8,
+        /// The version this server reads.
+        supported: u8,
+    },
     /// The token was issued for another model or another sort order.
     #[error("the cursor was issued for another listing or sort order")]
     ForeignSortOrder,
     /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
     #[error("the cursor points {found} its row but was sent as `{expected}`")]
-    WrongDirection { expected: Direction, found: Direction },
+    WrongDirection {
+        /// The direction the token was sent as.
+        expected: Direction,
+        /// The direction it was issued for.
+        found: Direction,
+    },
     /// The key values do not decode as this model's cursor (wrong types, trailing bytes).
     #[error("the cursor's values are invalid: {0}")]
     InvalidValues(String),
