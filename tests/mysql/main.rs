@@ -20,20 +20,36 @@ pub fn connect() -> Conn {
     conn
 }
 
+/// Cases per property test unless `PROPTEST_CASES` says otherwise (`.ci/run` sets it for its
+/// configured run): each query is a round trip to the server.
+pub const PROPERTY_CASES: u32 = 64;
+
+/// The timestamps the schema's `Timestamp` columns hold here, in microseconds since the epoch.
+/// Diesel binds `Timestamp` as MySQL's TIMESTAMP type, whose range is 1970 to 2038 (a value
+/// outside it arrives as NULL, even in a `DATETIME(6)` column); `Datetime` has no such limit.
+pub const TIMESTAMP_MICROS: (i64, i64) = (86_400_000_000 + 1, 2_147_385_600_000_000 - 1);
+
 #[path = "../suite/compose.rs"]
 mod compose;
+#[path = "../suite/concurrent.rs"]
+mod concurrent;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/hostile.rs"]
+mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
+#[path = "../suite/props.rs"]
+mod props;
 #[path = "../suite/walk.rs"]
 mod walk;
 
 mod plan;
+mod shared;
 mod sql;
 
 /// A fresh database for the migrations test, and how to read its plans.

@@ -15,23 +15,40 @@ pub fn connect() -> Conn {
     conn
 }
 
+/// Cases per property test unless `PROPTEST_CASES` says otherwise. In memory, about a millisecond
+/// a case: thousands of cases in the default run.
+pub const PROPERTY_CASES: u32 = 1_000;
+
+/// The timestamps the schema's `Timestamp` columns hold here, in microseconds since the epoch:
+/// years 1000 to 9999.
+pub const TIMESTAMP_MICROS: (i64, i64) = (-30_610_224_000_000_000 + 1, 253_402_300_799_999_999);
+
 #[path = "../suite/compose.rs"]
 mod compose;
+#[path = "../suite/concurrent.rs"]
+mod concurrent;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/hostile.rs"]
+mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
+#[path = "../suite/props.rs"]
+mod props;
 #[path = "../suite/walk.rs"]
 mod walk;
 
 mod hygiene;
 mod plan;
 mod request;
+mod shared;
+mod signed;
 mod sql;
+mod token_props;
 mod tokens;
 
 /// A fresh database for the migrations test, and how to read its plans.

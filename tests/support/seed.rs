@@ -9,7 +9,7 @@ use crate::schema::posts;
 /// Tag values: unicode, case and accents, so text comparison is exercised.
 pub const TAGS: &[&str] = &["apple", "Apple", "été", "Zürich", "ß", "日本", "a'b\"c;--"];
 
-#[derive(Insertable)]
+#[derive(Insertable, Debug, Clone)]
 #[diesel(table_name = posts)]
 pub struct NewPost {
     pub id: i64,
