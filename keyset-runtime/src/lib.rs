@@ -199,6 +199,8 @@ mod model;
 mod page;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod plan;
+#[cfg(feature = "async-graphql")]
+pub mod relay;
 mod request;
 pub mod sql;
 pub mod token;

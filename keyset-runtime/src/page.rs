@@ -267,6 +267,26 @@ impl<Q: Paginate> Paginated<Q> {
     }
 }
 
+impl<Q: Paginate> Paginated<Q> {
+    /// The page of `limit` rows at a position already decoded, read with `codec`: for callers
+    /// that read cursors themselves (the Relay layer reads a token as a row, either way).
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) fn from_position(
+        query: Q,
+        position: Position<<Q::Model as Keyset>::Cursor>,
+        limit: u32,
+        codec: Codec,
+    ) -> Self {
+        Paginated {
+            query,
+            position,
+            request: PageRequest::first(limit),
+            max_limit: PageRequest::DEFAULT_MAX_LIMIT,
+            codec,
+        }
+    }
+}
+
 impl<Q: Paginate + Clone> Paginated<Q> {
     /// The number of rows the whole query matches, whatever the page: `SELECT COUNT(*)` with the
     /// query's own filters, and no cursor or limit.

@@ -1,0 +1,384 @@
+//! [Relay Cursor Connections](https://relay.dev/graphql/connections.htm) for
+//! [async-graphql](https://docs.rs/async-graphql) (feature `async-graphql`).
+//!
+//! A GraphQL list field takes `first`/`after` (forward) or `last`/`before` (backward) and returns
+//! a connection: `edges { cursor node }` and `pageInfo { hasNextPage hasPreviousPage startCursor
+//! endCursor }`. [`ConnectionArgs::new`] validates the four arguments, and [`load_connection`]
+//! (or [`load_connection_map`], to turn rows into GraphQL objects) runs one keyset page and
+//! returns async-graphql's own [`Connection`], so the schema has the types Relay clients expect
+//! (`PostConnection`, `PostEdge`, `PageInfo`).
+//!
+//! ```
+//! use diesel::prelude::*;
+//! use keyset_runtime::relay::{load_connection, ConnectionArgs};
+//! use keyset_runtime::Keyset;
+//!
+//! diesel::table! {
+//!     posts (id) {
+//!         id -> BigInt,
+//!         title -> Text,
+//!     }
+//! }
+//!
+//! #[derive(Queryable, Selectable, Keyset, async_graphql::SimpleObject)]
+//! struct Post {
+//!     #[sort(desc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     title: String,
+//! }
+//!
+//! /// The resolver's body: `posts(first: Int, after: String, last: Int, before: String)`.
+//! fn posts(
+//!     conn: &mut SqliteConnection,
+//!     after: Option<String>,
+//!     before: Option<String>,
+//!     first: Option<i32>,
+//!     last: Option<i32>,
+//! ) -> async_graphql::Result<async_graphql::connection::Connection<String, Post>> {
+//!     let args = ConnectionArgs::new(after, before, first, last)?;
+//!     Ok(load_connection(posts::table.select(Post::as_select()), &args, conn)?)
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut conn = SqliteConnection::establish(":memory:")?;
+//! diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, title TEXT NOT NULL)")
+//!     .execute(&mut conn)?;
+//! diesel::sql_query("INSERT INTO posts VALUES (1, 'a'), (2, 'b'), (3, 'c')").execute(&mut conn)?;
+//!
+//! let page = posts(&mut conn, None, None, Some(2), None).unwrap();
+//! assert_eq!(page.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [3, 2]);
+//! assert!(page.has_next_page && !page.has_previous_page);
+//!
+//! // Any edge's cursor works both ways: here, the rows before the second edge.
+//! let cursor = page.edges[1].cursor.clone();
+//! let back = posts(&mut conn, None, Some(cursor), None, Some(5)).unwrap();
+//! assert_eq!(back.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [3]);
+//! assert!(!back.has_previous_page && back.has_next_page);
+//!
+//! // The spec's rules are checked: a negative count is an error, not an empty list.
+//! assert!(posts(&mut conn, None, None, Some(-1), None).is_err());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Cursors
+//!
+//! Each edge's cursor is the token of its row: the same token a REST page's `next_cursor` would be
+//! if the page ended at that row (see [`token`](crate::token)), tied to the model and its sort
+//! order. Relay uses one cursor in both directions (`after: endCursor`, `before: startCursor`, or
+//! any edge's), so here a token names a row, and `after` and `before` read it alike; a REST
+//! `prev_cursor` is accepted too. A malformed or foreign cursor is an [`Error::Cursor`] before any
+//! query runs.
+//!
+//! # `pageInfo`
+//!
+//! One page is one query that fetches one row more than asked, so the flag in the direction of
+//! travel is exact: `hasNextPage` after `first`, `hasPreviousPage` after `last`. The flag behind
+//! the page is what the spec allows a server to determine cheaply: with `after` (or `before`), a
+//! page lies behind it, since the cursor's row was there when its cursor was issued, so
+//! `hasPreviousPage` (or `hasNextPage`) is `true`; without a cursor, the page starts (or ends) the
+//! list, and the flag is `false`. The one inexact case: when the cursor's row and every row behind
+//! it have been deleted since, the flag still says `true`, and the page it leads to is empty.
+//!
+//! # Arguments
+//!
+//! | arguments | page |
+//! |---|---|
+//! | none, or `first` | the first `first` rows (default [`PageRequest::DEFAULT_LIMIT`]) |
+//! | `after`, with or without `first` | the rows after the cursor |
+//! | `last` | the last `last` rows |
+//! | `before`, with or without `last` | the rows before the cursor |
+//!
+//! Counts are clamped to [`ConnectionArgs::max_limit`] (default
+//! [`PageRequest::DEFAULT_MAX_LIMIT`]); a clamped page says `hasNextPage: true` when rows remain.
+//! `first: 0` and `last: 0` return no edges and still answer whether rows lie in that direction.
+//! Refused, with a [`ConnectionArgsError`]: a negative count (the spec requires an error), `first`
+//! with `last` and `after` with `before` (the spec discourages them; a keyset page has one
+//! direction and one start), and `first` with `before` or `last` with `after` (the first rows
+//! before a cursor are not a keyset page; page from the cursor with the matching count instead).
+
+use async_graphql::connection::{Connection, Edge};
+use async_graphql::{ErrorExtensions, OutputType};
+
+use crate::page::{PageQuery, Paginated, Position};
+use crate::token::{Codec, CursorError, Direction};
+use crate::{Error, Keyset, PageRequest};
+
+/// The validated `first`, `after`, `last` and `before` arguments of a Relay connection field.
+///
+/// ```
+/// use keyset_runtime::relay::{ConnectionArgs, ConnectionArgsError};
+///
+/// assert!(ConnectionArgs::new(Some("cursor".into()), None, Some(10), None).is_ok());
+/// assert_eq!(
+///     ConnectionArgs::new(None, None, Some(10), Some(10)).unwrap_err(),
+///     ConnectionArgsError::FirstAndLast,
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct ConnectionArgs {
+    /// Which way the page runs from where, the cursor still encoded.
+    window: Window,
+    /// `first` or `last`, when given.
+    count: Option<u32>,
+    max_limit: u32,
+    codec: Codec,
+}
+
+/// Where a connection page starts and which way it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Window {
+    /// `first` rows from the start, or after the cursor.
+    Forward(Option<String>),
+    /// `last` rows up to the end, or before the cursor.
+    Backward(Option<String>),
+}
+
+/// Why the arguments of a connection field were refused. Every variant is the client's mistake;
+/// its message says what to send instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectionArgsError {
+    /// `first` or `last` is negative.
+    #[error("`{argument}` must not be negative, but is {value}")]
+    Negative {
+        /// `"first"` or `"last"`.
+        argument: &'static str,
+        /// The value sent.
+        value: i32,
+    },
+    /// `first` and `last` were both given.
+    #[error("give `first` (to page forward) or `last` (to page backward), not both")]
+    FirstAndLast,
+    /// `after` and `before` were both given.
+    #[error("give `after` or `before`, not both")]
+    AfterAndBefore,
+    /// `first` was combined with `before`.
+    #[error("`first` pages forward and takes `after`; to page backward from `before`, give `last`")]
+    FirstWithBefore,
+    /// `last` was combined with `after`.
+    #[error("`last` pages backward and takes `before`; to page forward from `after`, give `first`")]
+    LastWithAfter,
+}
+
+impl ConnectionArgs {
+    /// Validates a connection field's arguments, in the order async-graphql's own
+    /// `connection::query` takes them. See the [module docs](self) for what is accepted.
+    ///
+    /// ```
+    /// use keyset_runtime::relay::{ConnectionArgs, ConnectionArgsError};
+    ///
+    /// let negative = ConnectionArgs::new(None, None, Some(-5), None).unwrap_err();
+    /// assert_eq!(negative.to_string(), "`first` must not be negative, but is -5");
+    /// let mixed = ConnectionArgs::new(None, Some("c".into()), Some(5), None).unwrap_err();
+    /// assert_eq!(mixed, ConnectionArgsError::FirstWithBefore);
+    /// ```
+    pub fn new(
+        after: Option<String>,
+        before: Option<String>,
+        first: Option<i32>,
+        last: Option<i32>,
+    ) -> Result<Self, ConnectionArgsError> {
+        let count = |argument, value: Option<i32>| match value {
+            Some(value) if value < 0 => Err(ConnectionArgsError::Negative { argument, value }),
+            Some(value) => Ok(Some(value as u32)),
+            None => Ok(None),
+        };
+        let (first, last) = (count("first", first)?, count("last", last)?);
+        let (window, count) = match (first, last, after, before) {
+            (Some(_), Some(_), _, _) => return Err(ConnectionArgsError::FirstAndLast),
+            (_, _, Some(_), Some(_)) => return Err(ConnectionArgsError::AfterAndBefore),
+            (Some(_), None, None, Some(_)) => return Err(ConnectionArgsError::FirstWithBefore),
+            (None, Some(_), Some(_), None) => return Err(ConnectionArgsError::LastWithAfter),
+            (None, Some(last), None, before) => (Window::Backward(before), Some(last)),
+            (None, None, None, Some(before)) => (Window::Backward(Some(before)), None),
+            (first, None, after, None) => (Window::Forward(after), first),
+        };
+        Ok(ConnectionArgs {
+            window,
+            count,
+            max_limit: PageRequest::DEFAULT_MAX_LIMIT,
+            codec: Codec::default(),
+        })
+    }
+
+    /// Serves at most `max_limit` edges (default [`PageRequest::DEFAULT_MAX_LIMIT`]); larger
+    /// counts are clamped, not refused.
+    ///
+    /// ```
+    /// # use keyset_runtime::relay::ConnectionArgs;
+    /// let args = ConnectionArgs::new(None, None, Some(1000), None).unwrap().max_limit(500);
+    /// assert_eq!(args.limit(), 500);
+    /// ```
+    pub fn max_limit(mut self, max_limit: u32) -> Self {
+        self.max_limit = max_limit.max(1);
+        self
+    }
+
+    /// Reads and writes the cursors signed with `keys`, as
+    /// [`paginate_signed`](crate::Paginate::paginate_signed) does for REST pages.
+    #[cfg(feature = "signed")]
+    pub fn signed(mut self, keys: &crate::token::TokenKeys) -> Self {
+        self.codec = Codec::signed(keys);
+        self
+    }
+
+    /// The number of edges to serve: `first` or `last` (or [`PageRequest::DEFAULT_LIMIT`]),
+    /// clamped to the [`max_limit`](Self::max_limit).
+    ///
+    /// ```
+    /// # use keyset_runtime::relay::ConnectionArgs;
+    /// assert_eq!(ConnectionArgs::new(None, None, None, Some(7)).unwrap().limit(), 7);
+    /// assert_eq!(ConnectionArgs::new(None, None, None, None).unwrap().limit(), 20);
+    /// ```
+    pub fn limit(&self) -> u32 {
+        self.count.unwrap_or(PageRequest::DEFAULT_LIMIT).min(self.max_limit)
+    }
+
+    /// Whether the page runs backward (`last` or `before`), against the model's order. Its edges
+    /// are still in the model's order.
+    ///
+    /// ```
+    /// # use keyset_runtime::relay::ConnectionArgs;
+    /// assert!(ConnectionArgs::new(None, None, None, Some(7)).unwrap().is_backward());
+    /// assert!(!ConnectionArgs::new(Some("c".into()), None, None, None).unwrap().is_backward());
+    /// ```
+    pub fn is_backward(&self) -> bool {
+        matches!(self.window, Window::Backward(_))
+    }
+
+    /// The page's start, its cursor decoded as a row of model `M`.
+    fn position<M: Keyset>(&self) -> Result<Position<M::Cursor>, CursorError> {
+        Ok(match &self.window {
+            Window::Forward(None) => Position::First,
+            Window::Forward(Some(token)) => Position::After(self.row::<M>(token)?),
+            Window::Backward(None) => Position::Last,
+            Window::Backward(Some(token)) => Position::Before(self.row::<M>(token)?),
+        })
+    }
+
+    /// The row a token names, whichever direction it was issued for: Relay uses one cursor both
+    /// ways.
+    fn row<M: Keyset>(&self, token: &str) -> Result<M::Cursor, CursorError> {
+        match self.codec.decode(M::FINGERPRINT, Direction::After, token) {
+            Err(CursorError::WrongDirection { .. }) => {
+                self.codec.decode(M::FINGERPRINT, Direction::Before, token)
+            }
+            read => read,
+        }
+    }
+}
+
+/// Loads the page `args` asks for as a Relay connection whose nodes are the model's rows.
+///
+/// `query` is any query [`paginate`](crate::Paginate::paginate) takes (plain, filtered, joined or
+/// boxed, selecting `Model::as_select()`). Fails before any query when a cursor is malformed or
+/// foreign; see the [module docs](self) for the cursors and `pageInfo`.
+pub fn load_connection<'query, Q, Conn>(
+    query: Q,
+    args: &ConnectionArgs,
+    conn: &mut Conn,
+) -> Result<Connection<String, Q::Model>, Error>
+where
+    Q: PageQuery<'query, Conn>,
+    Q::Model: OutputType,
+{
+    load_connection_map(query, args, conn, |row| row)
+}
+
+/// Like [`load_connection`], with every row turned into a node by `node`, e.g. into a GraphQL
+/// object that is not the Diesel model.
+///
+/// ```
+/// # use diesel::prelude::*;
+/// # use keyset_runtime::Keyset;
+/// use keyset_runtime::relay::{load_connection_map, ConnectionArgs};
+///
+/// # diesel::table! { posts (id) { id -> BigInt, title -> Text } }
+/// # #[derive(Queryable, Selectable, Keyset)]
+/// # struct Post { #[sort(asc)] #[tiebreaker] id: i64, title: String }
+/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, title TEXT NOT NULL)").execute(&mut conn).unwrap();
+/// # diesel::sql_query("INSERT INTO posts VALUES (1, 'a'), (2, 'b')").execute(&mut conn).unwrap();
+/// /// What the schema shows of a post.
+/// #[derive(async_graphql::SimpleObject)]
+/// struct PostNode {
+///     title: String,
+/// }
+///
+/// let args = ConnectionArgs::new(None, None, None, Some(1)).unwrap();
+/// let query = posts::table.select(Post::as_select());
+/// let connection = load_connection_map(query, &args, &mut conn, |post| PostNode { title: post.title })?;
+/// assert_eq!(connection.edges[0].node.title, "b");
+/// assert!(connection.has_previous_page && !connection.has_next_page);
+/// # Ok::<(), keyset_runtime::Error>(())
+/// ```
+pub fn load_connection_map<'query, Q, Conn, N>(
+    query: Q,
+    args: &ConnectionArgs,
+    conn: &mut Conn,
+    mut node: impl FnMut(Q::Model) -> N,
+) -> Result<Connection<String, N>, Error>
+where
+    Q: PageQuery<'query, Conn>,
+    N: OutputType,
+{
+    let position = args.position::<Q::Model>()?;
+    let limit = args.limit();
+    // `first: 0` / `last: 0`: no edges, but one row is still fetched to tell whether any lie
+    // that way.
+    let page = Paginated::from_position(query, position, limit.max(1), args.codec.clone())
+        .max_limit(args.max_limit)
+        .load_page(conn)?;
+    // Ahead, the probe row says; behind, a cursor says (its row lay there), even on an empty page.
+    let (mut has_previous_page, mut has_next_page) = match &args.window {
+        Window::Forward(after) => (after.is_some(), page.has_next()),
+        Window::Backward(before) => (page.has_prev(), before.is_some()),
+    };
+    let mut rows = page.items;
+    if limit == 0 {
+        match args.window {
+            Window::Forward(_) => has_next_page = !rows.is_empty(),
+            Window::Backward(_) => has_previous_page = !rows.is_empty(),
+        }
+        rows.clear();
+    }
+    let mut connection = Connection::new(has_previous_page, has_next_page);
+    connection.edges.reserve(rows.len());
+    for row in rows {
+        let cursor = args.codec.encode(Q::Model::FINGERPRINT, Direction::After, &row.cursor())?;
+        connection.edges.push(Edge::new(cursor, node(row)));
+    }
+    Ok(connection)
+}
+
+/// GraphQL errors with a machine-readable `extensions.code`, as Apollo's clients read them:
+/// `BAD_USER_INPUT` for a bad cursor or request, `INTERNAL_SERVER_ERROR` for a database failure
+/// (whose message is not shown to the client).
+///
+/// ```
+/// use async_graphql::ErrorExtensions;
+/// use keyset_runtime::{CursorError, Error};
+///
+/// let error = Error::from(CursorError::Empty).extend();
+/// assert_eq!(error.message, "invalid cursor: the cursor is empty");
+/// assert!(format!("{:?}", error.extensions).contains("BAD_USER_INPUT"));
+/// ```
+impl ErrorExtensions for Error {
+    fn extend(&self) -> async_graphql::Error {
+        if self.is_client_error() {
+            async_graphql::Error::new(self.to_string()).extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
+        } else {
+            async_graphql::Error::new("internal error: the page could not be loaded")
+                .extend_with(|_, e| e.set("code", "INTERNAL_SERVER_ERROR"))
+        }
+    }
+}
+
+/// The arguments' error as a GraphQL error with `extensions.code` `BAD_USER_INPUT`.
+impl ErrorExtensions for ConnectionArgsError {
+    fn extend(&self) -> async_graphql::Error {
+        async_graphql::Error::new(self.to_string()).extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
+    }
+}
