@@ -8,7 +8,7 @@
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
 //! | 1 | the [`Direction`] the token was issued for |
 //! | rest | the cursor's key values, in [postcard](https://docs.rs/postcard) |
-//! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, [`TokenKeys`]) |
+//! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
 //!
 //! The values are postcard because it is compact (varint integers, no field names, length-prefixed
 //! strings), fast, and serde-native, so any key type with `Serialize` round-trips exactly (chrono
@@ -23,7 +23,7 @@
 //! and can write a token for any key values it likes (which is harmless: the keyset filter is
 //! ANDed with the query's own filters, so a token can only move the start of a page within rows the
 //! query already allows). Where key values must not be guessable or edited, sign the tokens
-//! (feature `signed`, [`TokenKeys`]). Decoding never panics; every way a token can be wrong is a
+//! (feature `signed`, `TokenKeys`). Decoding never panics; every way a token can be wrong is a
 //! [`CursorError`], which a web handler answers with 400.
 
 mod error;
