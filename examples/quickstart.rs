@@ -1,59 +1,35 @@
 //! The keyset quickstart, on SQLite (diesel's bundled libsqlite3): nothing to install.
 //!
-//! Creates a table of 100 000 posts whose timestamps tie in groups of 100, with the index that
-//! matches the sort order; pages forward and back; prints the SQL of a page and SQLite's query
-//! plan, which must be an index SEARCH with no sort.
+//! Runs the migrations of the example blog (`examples/blog`): its tables, then the indexes its
+//! build script wrote from the models' sort orders. Seeds 100 000 posts whose timestamps tie in
+//! groups of 100; pages forward and back; prints the SQL of a page and SQLite's query plan, which
+//! must be an index SEARCH on the generated index with no sort.
 //!
 //! Run it with `cargo run --example quickstart`.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
-use chrono::{DateTime, NaiveDateTime};
+use chrono::DateTime;
 use diesel::prelude::*;
+use diesel_migrations::MigrationHarness;
+use keyset_example_blog::schema::posts;
+use keyset_example_blog::{Post, SQLITE_MIGRATIONS};
+use keyset_runtime::migration::Backend;
 use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
-
-diesel::table! {
-    posts (id) {
-        id -> BigInt,
-        author_id -> BigInt,
-        created_at -> Timestamp,
-        title -> Text,
-    }
-}
-
-/// Newest first; the primary key breaks ties between posts created in the same microsecond.
-#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
-#[diesel(table_name = posts)]
-struct Post {
-    #[sort(desc)]
-    created_at: NaiveDateTime,
-    #[sort(desc)]
-    #[tiebreaker]
-    id: i64,
-    title: String,
-}
 
 const ROWS: i64 = 100_000;
 const TIE_GROUP: i64 = 100;
 const PAGE: u32 = 5;
 
-const SCHEMA: &str = "CREATE TABLE posts (
-    id INTEGER PRIMARY KEY NOT NULL,
-    author_id BIGINT NOT NULL,
-    created_at TIMESTAMP NOT NULL,
-    title TEXT NOT NULL
-)";
-/// Columns and directions exactly as the ORDER BY: `created_at DESC, id DESC`.
-const INDEX: &str = "CREATE INDEX posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC)";
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut conn = SqliteConnection::establish(":memory:")?;
     println!("keyset quickstart: SQLite {} in memory\n", sqlite_version(&mut conn)?);
     println!("model:  {}", Post::SORT_ORDER);
-    println!("schema: {}\nindex:  {INDEX}\n", SCHEMA.split_whitespace().collect::<Vec<_>>().join(" "));
-    diesel::sql_query(SCHEMA).execute(&mut conn)?;
-    diesel::sql_query(INDEX).execute(&mut conn)?;
+    for migration in conn.run_pending_migrations(SQLITE_MIGRATIONS).map_err(|err| err.to_string())? {
+        println!("migrated: {migration}");
+    }
+    println!("index (written by the build script from the model):\n  {}\n", Post::INDEXES[0].create(Backend::Sqlite));
 
     let started = Instant::now();
     seed(&mut conn)?;
@@ -63,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // The query users write: any filters, any select of the model; paginate adds the rest.
-    let query = || posts::table.filter(posts::author_id.ne(0)).select(Post::as_select());
+    let query = || posts::table.filter(posts::score.ge(0)).select(Post::as_select());
 
     println!("== forward: PageRequest::first({PAGE}), then after(next_cursor)");
     let page1 = query().paginate(&PageRequest::first(PAGE))?.load_page(&mut conn)?;
@@ -110,6 +86,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for step in &plan {
         println!("{step}");
     }
+    assert!(plan.iter().any(|step| step.contains(Post::INDEXES[0].name)), "the generated index serves the page");
     println!("→ an index SEARCH, no TEMP B-TREE sort: every page costs one seek, at any depth");
 
     println!("\n== walking all {ROWS} posts, 1000 per page");
@@ -138,8 +115,9 @@ fn seed(conn: &mut SqliteConnection) -> QueryResult<()> {
                 let created_at = DateTime::from_timestamp_micros(micros).expect("in range").naive_utc();
                 (
                     posts::id.eq(id),
-                    posts::author_id.eq(1 + id % 10),
                     posts::created_at.eq(created_at),
+                    posts::score.eq((id % 10) as i32),
+                    posts::slug.eq(format!("post-{id}")),
                     posts::title.eq(format!("post {id}")),
                 )
             })
