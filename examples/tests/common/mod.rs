@@ -1,0 +1,88 @@
+//! A server on a loopback port and a real HTTP client (hyper's), for the end-to-end tests.
+
+#![allow(dead_code)] // each test binary uses its own part of it
+
+use axum::body::Bytes;
+use axum::Router;
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde_json::Value;
+
+/// A running server and a client for it. The server stops with the test's runtime.
+pub struct Server {
+    base: String,
+    client: Client<HttpConnector, Full<Bytes>>,
+}
+
+/// What the server answered.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON; panics, showing the body, when it is not.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|err| panic!("not JSON ({err}): {:?}", self.body))
+    }
+}
+
+impl Server {
+    /// Serves `router` on 127.0.0.1, on a port the system picks.
+    pub async fn start(router: Router) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let addr = listener.local_addr().expect("bound address");
+        tokio::spawn(async move { axum::serve(listener, router).await.expect("serve") });
+        Server {
+            base: format!("http://{addr}"),
+            client: Client::builder(TokioExecutor::new()).build_http(),
+        }
+    }
+
+    /// `GET path` (with its query string).
+    pub async fn get(&self, path: &str) -> Reply {
+        let request = axum::http::Request::get(format!("{}{path}", self.base))
+            .body(Full::default())
+            .expect("request");
+        self.send(request).await
+    }
+
+    /// `POST path` with a JSON body.
+    pub async fn post_json(&self, path: &str, body: &Value) -> Reply {
+        let request = axum::http::Request::post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(body.to_string())))
+            .expect("request");
+        self.send(request).await
+    }
+
+    async fn send(&self, request: axum::http::Request<Full<Bytes>>) -> Reply {
+        let response = self.client.request(request).await.expect("the server answers");
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .map(|value| value.to_str().expect("ASCII content type").to_owned())
+            .unwrap_or_default();
+        let body = response.into_body().collect().await.expect("the whole body").to_bytes();
+        Reply { status, content_type, body: String::from_utf8(body.to_vec()).expect("UTF-8 body") }
+    }
+}
+
+/// A query-string value, percent-encoded (tokens are URL-safe already; this is for the rest).
+pub fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}

@@ -1,0 +1,223 @@
+//! The GraphQL example end to end: real GraphQL queries against its schema (and one over HTTP),
+//! paging a Relay connection forward and back, with every argument rule and `pageInfo` checked.
+
+mod common;
+
+use async_graphql::{Request, Variables};
+use keyset_examples::db::Db;
+use keyset_examples::graphql::{router, schema, BlogSchema};
+use serde_json::{json, Value};
+
+use common::Server;
+
+const POSTS: &str = r#"
+    query Posts($first: Int, $after: String, $last: Int, $before: String) {
+        posts(first: $first, after: $after, last: $last, before: $before) {
+            edges { cursor node { id title createdAt } }
+            pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        }
+    }"#;
+
+/// A connection page as the response shows it.
+#[derive(Debug)]
+struct Connection {
+    ids: Vec<i64>,
+    cursors: Vec<String>,
+    has_next: bool,
+    has_previous: bool,
+    start: Option<String>,
+    end: Option<String>,
+}
+
+fn start(rows: i64) -> (Db, BlogSchema) {
+    let db = Db::open(":memory:", rows).expect("open SQLite in memory");
+    (db.clone(), schema(db))
+}
+
+/// Runs the `posts` query with `variables`; the response's `data` or its errors.
+async fn run(schema: &BlogSchema, variables: Value) -> Result<Value, Vec<async_graphql::ServerError>> {
+    let request = Request::new(POSTS).variables(Variables::from_json(variables));
+    let response = schema.execute(request).await;
+    if response.errors.is_empty() {
+        Ok(response.data.into_json().expect("JSON data"))
+    } else {
+        Err(response.errors)
+    }
+}
+
+/// Runs the `posts` query, which must succeed, and reads its connection, checking that
+/// `startCursor` and `endCursor` are the first and last edges' cursors.
+async fn posts(schema: &BlogSchema, variables: Value) -> Connection {
+    let data = run(schema, variables.clone())
+        .await
+        .unwrap_or_else(|errors| panic!("posts({variables}): {errors:?}"));
+    let posts = &data["posts"];
+    let edges = posts["edges"].as_array().expect("edges");
+    let info = &posts["pageInfo"];
+    let cursor = |value: &Value| value.as_str().map(str::to_owned);
+    let page = Connection {
+        ids: edges.iter().map(|edge| edge["node"]["id"].as_i64().expect("id")).collect(),
+        cursors: edges.iter().map(|edge| cursor(&edge["cursor"]).expect("cursor")).collect(),
+        has_next: info["hasNextPage"].as_bool().expect("hasNextPage"),
+        has_previous: info["hasPreviousPage"].as_bool().expect("hasPreviousPage"),
+        start: cursor(&info["startCursor"]),
+        end: cursor(&info["endCursor"]),
+    };
+    assert_eq!(page.start.as_ref(), page.cursors.first(), "startCursor is the first edge's");
+    assert_eq!(page.end.as_ref(), page.cursors.last(), "endCursor is the last edge's");
+    page
+}
+
+/// The query must fail with one `BAD_USER_INPUT` error whose message contains `reason`.
+async fn refused(schema: &BlogSchema, variables: Value, reason: &str) {
+    let errors = run(schema, variables.clone()).await.expect_err("refused");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = &errors[0];
+    assert!(error.message.contains(reason), "posts({variables}): {:?} should say {reason:?}", error.message);
+    let code = error.extensions.as_ref().and_then(|ext| ext.get("code")).cloned();
+    assert_eq!(code, Some(async_graphql::Value::from("BAD_USER_INPUT")), "posts({variables})");
+}
+
+fn table(db: &Db) -> Vec<i64> {
+    db.with(|conn| conn.all()).expect("all posts").into_iter().map(|post| post.id).collect()
+}
+
+#[tokio::test]
+async fn first_and_after_walk_forward_with_exact_page_info() {
+    let (db, schema) = start(95);
+    let mut listed: Vec<i64> = Vec::new();
+    let mut page = posts(&schema, json!({ "first": 10 })).await;
+    assert!(!page.has_previous, "the first page has no previous page");
+    loop {
+        listed.extend(page.ids.iter().copied());
+        if !page.has_next {
+            break;
+        }
+        assert_eq!(page.ids.len(), 10, "a page with a next page is full");
+        page = posts(&schema, json!({ "first": 10, "after": page.end })).await;
+        assert!(page.has_previous, "a page after a cursor has the cursor's row before it");
+    }
+    assert_eq!(listed, table(&db));
+    assert_eq!(page.ids.len(), 5);
+}
+
+#[tokio::test]
+async fn last_and_before_walk_backward_with_exact_page_info() {
+    let (db, schema) = start(95);
+    let mut pages = Vec::new();
+    let mut page = posts(&schema, json!({ "last": 10 })).await;
+    assert!(!page.has_next, "the last page has no next page");
+    loop {
+        pages.push(page.ids.clone());
+        if !page.has_previous {
+            break;
+        }
+        page = posts(&schema, json!({ "last": 10, "before": page.start })).await;
+        assert!(page.has_next, "a page before a cursor has the cursor's row after it");
+    }
+    let listed: Vec<i64> = pages.into_iter().rev().flatten().collect();
+    assert_eq!(listed, table(&db), "edges in the list's order, pages in reverse");
+}
+
+/// Relay cursors are per edge and work in both directions.
+#[tokio::test]
+async fn any_edge_cursor_pages_both_ways() {
+    let (db, schema) = start(60);
+    let all = table(&db);
+    let page = posts(&schema, json!({ "first": 30 })).await;
+    for (index, cursor) in page.cursors.iter().enumerate() {
+        let after = posts(&schema, json!({ "first": 4, "after": cursor })).await;
+        assert_eq!(after.ids, all[index + 1..index + 5]);
+        assert!(after.has_previous && after.has_next);
+
+        let before = posts(&schema, json!({ "last": 4, "before": cursor })).await;
+        assert_eq!(before.ids, all[index.saturating_sub(4)..index]);
+        assert_eq!(before.has_previous, index > 4, "exact: rows lie before the page");
+        assert!(before.has_next, "the cursor's row follows");
+        // `after` or `before` alone: the default count, 20.
+        let alone = posts(&schema, json!({ "before": cursor })).await;
+        assert_eq!(alone.ids, all[index.saturating_sub(20)..index]);
+    }
+}
+
+#[tokio::test]
+async fn rows_inserted_between_queries_do_not_shift_the_pages() {
+    let (db, schema) = start(50);
+    let page1 = posts(&schema, json!({ "first": 10 })).await;
+    let all = db.with(|conn| conn.all()).unwrap();
+    let cursor_row = &all[9];
+    // A newer post (behind the cursor) and one just older than the cursor row (ahead of it).
+    db.with(|conn| conn.insert(keyset_examples::db::now(), "new")).unwrap();
+    let ahead = db
+        .with(|conn| conn.insert(cursor_row.created_at - chrono::TimeDelta::microseconds(1), "ahead"))
+        .unwrap();
+    let page2 = posts(&schema, json!({ "first": 10, "after": page1.end })).await;
+    assert_eq!(page2.ids[0], ahead.id);
+    assert_eq!(page2.ids[1..], all[10..19].iter().map(|post| post.id).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn zero_counts_return_no_edges_and_still_say_what_lies_beyond() {
+    let (db, schema) = start(10);
+    let all = posts(&schema, json!({ "first": 10 })).await;
+    let zero = posts(&schema, json!({ "first": 0 })).await;
+    assert!(zero.ids.is_empty() && zero.start.is_none() && zero.end.is_none());
+    assert!(zero.has_next && !zero.has_previous);
+    let at_end = posts(&schema, json!({ "first": 0, "after": all.end })).await;
+    assert!(!at_end.has_next);
+    let back = posts(&schema, json!({ "last": 0, "before": all.cursors[3] })).await;
+    assert!(back.ids.is_empty() && back.has_previous && back.has_next);
+    assert_eq!(table(&db).len(), 10);
+}
+
+#[tokio::test]
+async fn counts_are_clamped_to_100() {
+    let (_db, schema) = start(150);
+    let page = posts(&schema, json!({ "first": 1000 })).await;
+    assert_eq!(page.ids.len(), 100);
+    assert!(page.has_next);
+}
+
+#[tokio::test]
+async fn invalid_arguments_are_refused_as_bad_user_input() {
+    let (_db, schema) = start(10);
+    let page = posts(&schema, json!({ "first": 2 })).await;
+    let cursor = page.end.unwrap();
+    let foreign = keyset_runtime::token::encode(
+        keyset_runtime::token::fingerprint("Comment(comments: id ASC)"),
+        keyset_runtime::Direction::After,
+        &(7i64,),
+    )
+    .unwrap();
+
+    refused(&schema, json!({ "first": -1 }), "`first` must not be negative").await;
+    refused(&schema, json!({ "last": -3 }), "`last` must not be negative").await;
+    refused(&schema, json!({ "first": 1, "last": 1 }), "not both").await;
+    refused(&schema, json!({ "after": cursor, "before": cursor }), "not both").await;
+    refused(&schema, json!({ "first": 1, "before": cursor }), "give `last`").await;
+    refused(&schema, json!({ "last": 1, "after": cursor }), "give `first`").await;
+    refused(&schema, json!({ "after": "not-a-cursor" }), "invalid cursor").await;
+    refused(&schema, json!({ "before": "" }), "empty").await;
+    refused(&schema, json!({ "after": foreign }), "another listing").await;
+}
+
+/// The same schema over HTTP, as a client sends it: `POST /graphql` with a JSON body.
+#[tokio::test]
+async fn the_schema_answers_over_http() {
+    let (_db, schema) = start(30);
+    let server = Server::start(router(schema)).await;
+    let query = json!({ "query": POSTS, "variables": { "first": 3 } });
+    let reply = server.post_json("/graphql", &query).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let body = reply.json();
+    assert_eq!(body["data"]["posts"]["edges"].as_array().unwrap().len(), 3, "{body}");
+    let end = body["data"]["posts"]["pageInfo"]["endCursor"].clone();
+
+    let next = json!({ "query": POSTS, "variables": { "first": 3, "after": end } });
+    let body = server.post_json("/graphql", &next).await.json();
+    assert_eq!(body["data"]["posts"]["pageInfo"]["hasPreviousPage"], true, "{body}");
+
+    let bad = json!({ "query": POSTS, "variables": { "first": -1 } });
+    let body = server.post_json("/graphql", &bad).await.json();
+    assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
+}

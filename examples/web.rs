@@ -1,0 +1,41 @@
+//! The keyset web service: `GET /posts?limit=&after=&before=` as JSON pages, on axum.
+//!
+//! ```sh
+//! cargo run -p keyset-examples --features web --example web
+//! curl 'http://127.0.0.1:3000/posts?limit=3'
+//! curl 'http://127.0.0.1:3000/posts?limit=3&after=<next_cursor>'
+//! curl 'http://127.0.0.1:3000/posts?limit=3&before=<prev_cursor>'
+//! curl -X POST -H 'content-type: application/json' -d '{"title":"hello"}' http://127.0.0.1:3000/posts
+//! ```
+//!
+//! SQLite in memory by default, seeded with 1 000 posts. `DATABASE_URL` selects another database:
+//! a SQLite file path, or `postgres://..` with the `postgres` feature
+//! (`--features web,postgres`); the table and its index are created when missing. `ADDR` sets
+//! the address to listen on (default `127.0.0.1:3000`). The service itself is
+//! `examples/src/web.rs`.
+
+use keyset_examples::db::Db;
+use keyset_examples::web::router;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| ":memory:".to_owned());
+    let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
+    let db = Db::open(&url, 1_000)?;
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let addr = listener.local_addr()?;
+    println!("keyset web example: {} posts on {}", db.with(|conn| conn.all())?.len(), display(&url));
+    println!("listening on http://{addr}");
+    println!("  curl 'http://{addr}/posts?limit=3'");
+    println!("  then follow next_cursor with ?after=, prev_cursor with ?before=");
+    axum::serve(listener, router(db)).await?;
+    Ok(())
+}
+
+/// The database URL without its password.
+fn display(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…{}", &url[..scheme], &url[at..]),
+        _ => url.to_owned(),
+    }
+}
