@@ -191,6 +191,21 @@
 //! With the feature `signed`, `paginate_signed(&request, &keys)` signs the tokens with a server
 //! key (HMAC-SHA256, `token::TokenKeys`, with key rotation), for listings whose key values must
 //! not be guessable or edited by clients.
+//!
+//! # GraphQL
+//!
+//! With the feature `async-graphql`, the module `relay` serves a keyset listing as a [Relay
+//! connection](https://relay.dev/graphql/connections.htm) for async-graphql: `first`/`after` and
+//! `last`/`before` validated, a cursor per edge usable in both directions, and `pageInfo`.
+//!
+//! # The expensive path
+//!
+//! For the rare grid that must jump to page 37 or show "page 3 of 120",
+//! [`PageRequest::page_number`] pages by OFFSET (its tokens then page on by keyset) and
+//! [`Paginated::total_count`] counts the query's rows. Both cost what OFFSET costs: O(depth) and
+//! O(rows) per call, where a keyset page is O(page).
+
+#![warn(missing_docs)]
 
 mod error;
 mod fetch;

@@ -28,7 +28,9 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// SQLite.
     Sqlite,
+    /// PostgreSQL.
     Postgres,
     /// MySQL and MariaDB.
     Mysql,

@@ -19,7 +19,12 @@ pub enum PlanError {
     /// The plan scans or sorts: the reason, and the plan as the engine printed it, one line per
     /// step.
     #[error("the query is not an index seek: {reason}; the plan was:\n{}", plan.join("\n"))]
-    NotASeek { reason: String, plan: Vec<String> },
+    NotASeek {
+        /// What in the plan is not a seek (a scan, a sort).
+        reason: String,
+        /// The plan, one line per step.
+        plan: Vec<String>,
+    },
     /// `EXPLAIN` itself failed.
     #[error("EXPLAIN failed: {0}")]
     Database(#[from] diesel::result::Error),
