@@ -147,11 +147,14 @@ impl Conn {
 
     /// Every post, in the list's order (a plain ORDER BY, for checks).
     pub fn all(&mut self) -> QueryResult<Vec<Post>> {
-        let query = posts::table.select(Post::as_select()).order(Post::order_by());
         match self {
-            Conn::Sqlite(conn) => query.load(conn),
+            Conn::Sqlite(conn) => {
+                posts::table.select(Post::as_select()).order(Post::order_by()).load(conn)
+            }
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => query.load(conn),
+            Conn::Postgres(conn) => {
+                posts::table.select(Post::as_select()).order(Post::order_by()).load(conn)
+            }
         }
     }
 
