@@ -24,7 +24,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let db = Db::open(&url, 1_000)?;
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;
-    println!("keyset web example: {} posts on {}", db.with(|conn| conn.all())?.len(), display(&url));
+    println!(
+        "keyset web example: {} posts on {}",
+        db.with(|conn| conn.all())?.len(),
+        display(&url)
+    );
     println!("listening on http://{addr}");
     println!("  curl 'http://{addr}/posts?limit=3'");
     println!("  then follow next_cursor with ?after=, prev_cursor with ?before=");

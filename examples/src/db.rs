@@ -91,13 +91,13 @@ impl Conn {
 
     fn create_schema(&mut self) -> QueryResult<()> {
         match self {
-            Conn::Sqlite(conn) => {
-                SQLITE_DDL.iter().try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop))
-            }
+            Conn::Sqlite(conn) => SQLITE_DDL
+                .iter()
+                .try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop)),
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => {
-                POSTGRES_DDL.iter().try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop))
-            }
+            Conn::Postgres(conn) => POSTGRES_DDL
+                .iter()
+                .try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop)),
         }
     }
 
@@ -175,9 +175,10 @@ impl Conn {
             .map(|i| {
                 // 7919 is prime, so consecutive ids land in scattered time slots.
                 let slot = (i * 7919) % groups;
-                let created_at = DateTime::from_timestamp(1_700_000_000 + slot * 3_600, 123_456_000)
-                    .expect("in range")
-                    .naive_utc();
+                let created_at =
+                    DateTime::from_timestamp(1_700_000_000 + slot * 3_600, 123_456_000)
+                        .expect("in range")
+                        .naive_utc();
                 (posts::created_at.eq(created_at), posts::title.eq(format!("post {i}")))
             })
             .collect();

@@ -35,14 +35,17 @@ pub fn schema(db: Db) -> BlogSchema {
 
 /// `POST /graphql`, executing against `schema`.
 pub fn router(schema: BlogSchema) -> Router {
-    Router::new().route(
-        "/graphql",
-        post(|axum::extract::State(schema): axum::extract::State<BlogSchema>,
-              Json(request): Json<async_graphql::Request>| async move {
-            Json(schema.execute(request).await)
-        }),
-    )
-    .with_state(schema)
+    Router::new()
+        .route(
+            "/graphql",
+            post(
+                |axum::extract::State(schema): axum::extract::State<BlogSchema>,
+                 Json(request): Json<async_graphql::Request>| async move {
+                    Json(schema.execute(request).await)
+                },
+            ),
+        )
+        .with_state(schema)
 }
 
 /// A post, as the schema shows it. (Named `Post`, so its connection is `PostConnection` and its

@@ -35,7 +35,10 @@ fn start(rows: i64) -> (Db, BlogSchema) {
 }
 
 /// Runs the `posts` query with `variables`; the response's `data` or its errors.
-async fn run(schema: &BlogSchema, variables: Value) -> Result<Value, Vec<async_graphql::ServerError>> {
+async fn run(
+    schema: &BlogSchema,
+    variables: Value,
+) -> Result<Value, Vec<async_graphql::ServerError>> {
     let request = Request::new(POSTS).variables(Variables::from_json(variables));
     let response = schema.execute(request).await;
     if response.errors.is_empty() {
@@ -73,7 +76,11 @@ async fn refused(schema: &BlogSchema, variables: Value, reason: &str) {
     let errors = run(schema, variables.clone()).await.expect_err("refused");
     assert_eq!(errors.len(), 1, "{errors:?}");
     let error = &errors[0];
-    assert!(error.message.contains(reason), "posts({variables}): {:?} should say {reason:?}", error.message);
+    assert!(
+        error.message.contains(reason),
+        "posts({variables}): {:?} should say {reason:?}",
+        error.message
+    );
     let code = error.extensions.as_ref().and_then(|ext| ext.get("code")).cloned();
     assert_eq!(code, Some(async_graphql::Value::from("BAD_USER_INPUT")), "posts({variables})");
 }
@@ -149,7 +156,9 @@ async fn rows_inserted_between_queries_do_not_shift_the_pages() {
     // A newer post (behind the cursor) and one just older than the cursor row (ahead of it).
     db.with(|conn| conn.insert(keyset_examples::db::now(), "new")).unwrap();
     let ahead = db
-        .with(|conn| conn.insert(cursor_row.created_at - chrono::TimeDelta::microseconds(1), "ahead"))
+        .with(|conn| {
+            conn.insert(cursor_row.created_at - chrono::TimeDelta::microseconds(1), "ahead")
+        })
         .unwrap();
     let page2 = posts(&schema, json!({ "first": 10, "after": page1.end })).await;
     assert_eq!(page2.ids[0], ahead.id);

@@ -40,7 +40,8 @@ async fn page(server: &Server, url: &str) -> JsonPage {
     assert_eq!(reply.status, 200, "GET {url}: {}", reply.body);
     assert_eq!(reply.content_type, "application/json");
     let body = reply.json();
-    let mut keys: Vec<&str> = body.as_object().expect("an object").keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> =
+        body.as_object().expect("an object").keys().map(String::as_str).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["items", "next_cursor", "prev_cursor"]);
     let token = |key: &str| match &body[key] {
@@ -73,7 +74,7 @@ fn ids(items: &[Item]) -> Vec<i64> {
 }
 
 fn newest_first(items: &mut [Item]) {
-    items.sort_by(|a, b| (b.created_at, b.id).cmp(&(a.created_at, a.id)));
+    items.sort_by_key(|item| std::cmp::Reverse((item.created_at, item.id)));
 }
 
 const MICRO: TimeDelta = TimeDelta::microseconds(1);
@@ -86,21 +87,30 @@ async fn a_forward_walk_lists_every_row_once_while_rows_are_inserted_and_deleted
     let mut url = "/posts?limit=25".to_owned();
     for number in 1.. {
         let page = page(&server, &url).await;
-        assert_eq!(page.prev.is_some(), number > 1, "page {number}: a previous page exists from page 2 on");
+        assert_eq!(
+            page.prev.is_some(),
+            number > 1,
+            "page {number}: a previous page exists from page 2 on"
+        );
         assert!(page.items.len() <= 25);
         listed.extend(page.items.iter().cloned());
         let Some(next) = page.next else { break };
         let cursor_row = page.items.last().expect("a page with a next page has rows");
 
         // Between requests, rows land behind the cursor: this walk has passed them.
-        let created = server.post_json("/posts", &json!({ "title": format!("new {number}") })).await;
+        let created =
+            server.post_json("/posts", &json!({ "title": format!("new {number}") })).await;
         assert_eq!(created.status, 201, "{}", created.body);
         insert(&db, cursor_row.created_at + MICRO, "just behind the cursor");
         insert(&db, cursor_row.created_at, "tied with the cursor row, higher id: behind it");
         // And ahead of it: the walk must list them, once.
         if number <= 4 {
             expected.push(insert(&db, cursor_row.created_at - MICRO, "just ahead of the cursor"));
-            expected.push(insert(&db, cursor_row.created_at - TimeDelta::hours(3), "further ahead"));
+            expected.push(insert(
+                &db,
+                cursor_row.created_at - TimeDelta::hours(3),
+                "further ahead",
+            ));
         }
         // The cursor row itself may go: a cursor holds values, not a position.
         if number == 2 {
@@ -111,7 +121,11 @@ async fn a_forward_walk_lists_every_row_once_while_rows_are_inserted_and_deleted
     newest_first(&mut expected);
     assert_eq!(expected.len(), 230 + 8, "the seeded rows and the rows inserted ahead");
     assert!(table(&db).len() > expected.len(), "rows inserted behind the cursor exist, unlisted");
-    assert_eq!(ids(&listed), ids(&expected), "no row skipped or repeated, none from behind the cursor");
+    assert_eq!(
+        ids(&listed),
+        ids(&expected),
+        "no row skipped or repeated, none from behind the cursor"
+    );
 }
 
 #[tokio::test]
@@ -122,7 +136,11 @@ async fn a_backward_walk_from_the_end_lists_every_row_once_while_rows_are_insert
     let mut url = "/posts?last=true&limit=25".to_owned();
     for number in 1.. {
         let page = page(&server, &url).await;
-        assert_eq!(page.next.is_some(), number > 1, "page {number} from the end: a next page exists from the second on");
+        assert_eq!(
+            page.next.is_some(),
+            number > 1,
+            "page {number} from the end: a next page exists from the second on"
+        );
         let first_row = page.items.first().expect("a non-empty table has non-empty pages").clone();
         pages.push(page.items);
         let Some(prev) = page.prev else { break };
@@ -135,7 +153,8 @@ async fn a_backward_walk_from_the_end_lists_every_row_once_while_rows_are_insert
         url = format!("/posts?limit=25&before={prev}");
     }
     let listed: Vec<Item> = pages.into_iter().rev().flatten().collect();
-    let expected: Vec<Item> = table(&db).into_iter().filter(|row| !behind.contains(&row.id)).collect();
+    let expected: Vec<Item> =
+        table(&db).into_iter().filter(|row| !behind.contains(&row.id)).collect();
     assert_eq!(ids(&listed), ids(&expected), "pages come back in order, every row once");
 }
 
@@ -144,7 +163,8 @@ async fn before_the_prev_cursor_is_the_page_before() {
     let (db, server) = start(100).await;
     let page1 = page(&server, "/posts?limit=10").await;
     let page2 = page(&server, &format!("/posts?limit=10&after={}", page1.next.unwrap())).await;
-    let page3 = page(&server, &format!("/posts?limit=10&after={}", page2.next.clone().unwrap())).await;
+    let page3 =
+        page(&server, &format!("/posts?limit=10&after={}", page2.next.clone().unwrap())).await;
 
     let back2 = page(&server, &format!("/posts?limit=10&before={}", page3.prev.unwrap())).await;
     assert_eq!(back2.items, page2.items);
@@ -163,10 +183,12 @@ async fn before_the_prev_cursor_is_the_page_before() {
 async fn bad_requests_are_400_with_a_json_error() {
     let (_db, server) = start(50).await;
     let page1 = page(&server, "/posts?limit=5").await;
-    let page2 = page(&server, &format!("/posts?limit=5&after={}", page1.next.clone().unwrap())).await;
+    let page2 =
+        page(&server, &format!("/posts?limit=5&after={}", page1.next.clone().unwrap())).await;
     // A token of another listing: same shape, another sort order's fingerprint.
     let foreign =
-        token::encode(token::fingerprint("Comment(comments: id ASC)"), Direction::After, &(7i64,)).unwrap();
+        token::encode(token::fingerprint("Comment(comments: id ASC)"), Direction::After, &(7i64,))
+            .unwrap();
 
     let cases = [
         ("/posts?after=not-a-token".to_owned(), "not a token this server issued"),
@@ -186,7 +208,10 @@ async fn bad_requests_are_400_with_a_json_error() {
         let reply = server.get(&url).await;
         assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
         assert_eq!(reply.content_type, "application/json", "GET {url}");
-        let error = reply.json()["error"].as_str().unwrap_or_else(|| panic!("GET {url}: {}", reply.body)).to_owned();
+        let error = reply.json()["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("GET {url}: {}", reply.body))
+            .to_owned();
         assert!(error.contains(reason), "GET {url}: {error:?} should say {reason:?}");
     }
 

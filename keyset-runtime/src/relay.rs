@@ -155,10 +155,14 @@ pub enum ConnectionArgsError {
     #[error("give `after` or `before`, not both")]
     AfterAndBefore,
     /// `first` was combined with `before`.
-    #[error("`first` pages forward and takes `after`; to page backward from `before`, give `last`")]
+    #[error(
+        "`first` pages forward and takes `after`; to page backward from `before`, give `last`"
+    )]
     FirstWithBefore,
     /// `last` was combined with `after`.
-    #[error("`last` pages backward and takes `before`; to page forward from `after`, give `first`")]
+    #[error(
+        "`last` pages backward and takes `before`; to page forward from `after`, give `first`"
+    )]
     LastWithAfter,
 }
 
@@ -368,7 +372,8 @@ where
 impl ErrorExtensions for Error {
     fn extend(&self) -> async_graphql::Error {
         if self.is_client_error() {
-            async_graphql::Error::new(self.to_string()).extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
+            async_graphql::Error::new(self.to_string())
+                .extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
         } else {
             async_graphql::Error::new("internal error: the page could not be loaded")
                 .extend_with(|_, e| e.set("code", "INTERNAL_SERVER_ERROR"))
@@ -379,6 +384,7 @@ impl ErrorExtensions for Error {
 /// The arguments' error as a GraphQL error with `extensions.code` `BAD_USER_INPUT`.
 impl ErrorExtensions for ConnectionArgsError {
     fn extend(&self) -> async_graphql::Error {
-        async_graphql::Error::new(self.to_string()).extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
+        async_graphql::Error::new(self.to_string())
+            .extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
     }
 }

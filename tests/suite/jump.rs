@@ -30,7 +30,11 @@ fn page_n_is_the_nth_slice_of_the_order_and_its_tokens_page_on() {
         }
         if let Some(token) = page.prev_cursor {
             let prev = walk::page(&mut conn, &query, &PageRequest::before(token, 10));
-            assert_eq!(cursors(&prev.items), cursors(&all[start - 10..start]), "before page {number}");
+            assert_eq!(
+                cursors(&prev.items),
+                cursors(&all[start - 10..start]),
+                "before page {number}"
+            );
         }
     }
 }
@@ -52,7 +56,8 @@ fn a_page_number_past_the_end_is_empty_and_zero_is_refused() {
 fn total_count_counts_the_filtered_query_not_the_page() {
     let mut conn = db::seeded(120);
     let author = 3;
-    let expected: i64 = posts::table.filter(posts::author_id.eq(author)).count().get_result(&mut conn).unwrap();
+    let expected: i64 =
+        posts::table.filter(posts::author_id.eq(author)).count().get_result(&mut conn).unwrap();
     assert!(expected > 5 && expected < 120);
     let query = || posts::table.filter(posts::author_id.eq(author)).select(Newest::as_select());
     let first = query().paginate(&PageRequest::first(5)).unwrap();
@@ -60,5 +65,9 @@ fn total_count_counts_the_filtered_query_not_the_page() {
     let page = first.load_page(&mut conn).unwrap();
     let token = page.next_cursor.unwrap();
     let later = query().paginate(&PageRequest::after(token, 5)).unwrap();
-    assert_eq!(later.total_count(&mut conn).unwrap(), expected, "the cursor does not narrow the count");
+    assert_eq!(
+        later.total_count(&mut conn).unwrap(),
+        expected,
+        "the cursor does not narrow the count"
+    );
 }
