@@ -26,17 +26,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut conn = SqliteConnection::establish(":memory:")?;
     println!("keyset quickstart: SQLite {} in memory\n", sqlite_version(&mut conn)?);
     println!("model:  {}", Post::SORT_ORDER);
-    for migration in conn.run_pending_migrations(SQLITE_MIGRATIONS).map_err(|err| err.to_string())? {
+    for migration in
+        conn.run_pending_migrations(SQLITE_MIGRATIONS).map_err(|err| err.to_string())?
+    {
         println!("migrated: {migration}");
     }
-    println!("index (written by the build script from the model):\n  {}\n", Post::INDEXES[0].create(Backend::Sqlite));
+    println!(
+        "index (written by the build script from the model):\n  {}\n",
+        Post::INDEXES[0].create(Backend::Sqlite)
+    );
 
     let started = Instant::now();
     seed(&mut conn)?;
-    println!(
-        "seeded {ROWS} posts, {TIE_GROUP} per timestamp, in {:.1?}\n",
-        started.elapsed()
-    );
+    println!("seeded {ROWS} posts, {TIE_GROUP} per timestamp, in {:.1?}\n", started.elapsed());
 
     // The query users write: any filters, any select of the model; paginate adds the rest.
     let query = || posts::table.filter(posts::score.ge(0)).select(Post::as_select());
@@ -86,7 +88,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for step in &plan {
         println!("{step}");
     }
-    assert!(plan.iter().any(|step| step.contains(Post::INDEXES[0].name)), "the generated index serves the page");
+    assert!(
+        plan.iter().any(|step| step.contains(Post::INDEXES[0].name)),
+        "the generated index serves the page"
+    );
     println!("→ an index SEARCH, no TEMP B-TREE sort: every page costs one seek, at any depth");
 
     println!("\n== walking all {ROWS} posts, 1000 per page");
@@ -99,7 +104,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         unique.len(),
         started.elapsed()
     );
-    assert_eq!((rows.len(), unique.len()), (ROWS as usize, ROWS as usize), "no row lost or repeated");
+    assert_eq!(
+        (rows.len(), unique.len()),
+        (ROWS as usize, ROWS as usize),
+        "no row lost or repeated"
+    );
     assert!(rows.windows(2).all(|w| (w[0].created_at, w[0].id) > (w[1].created_at, w[1].id)));
     println!("every row exactly once, in order");
     Ok(())
@@ -112,7 +121,8 @@ fn seed(conn: &mut SqliteConnection) -> QueryResult<()> {
             .map(|id| {
                 let slot = (id * 7919) % (ROWS / TIE_GROUP);
                 let micros = 1_700_000_000_000_000 + slot * 60_000_123;
-                let created_at = DateTime::from_timestamp_micros(micros).expect("in range").naive_utc();
+                let created_at =
+                    DateTime::from_timestamp_micros(micros).expect("in range").naive_utc();
                 (
                     posts::id.eq(id),
                     posts::created_at.eq(created_at),
@@ -129,12 +139,19 @@ fn seed(conn: &mut SqliteConnection) -> QueryResult<()> {
     })
 }
 
-fn walk_all(conn: &mut SqliteConnection, limit: u32) -> Result<(Vec<Post>, usize), keyset_runtime::Error> {
+fn walk_all(
+    conn: &mut SqliteConnection,
+    limit: u32,
+) -> Result<(Vec<Post>, usize), keyset_runtime::Error> {
     let mut rows = Vec::new();
     let mut pages = 0;
     let mut request = PageRequest::first(limit);
     loop {
-        let page = posts::table.select(Post::as_select()).paginate(&request)?.max_limit(limit).load_page(conn)?;
+        let page = posts::table
+            .select(Post::as_select())
+            .paginate(&request)?
+            .max_limit(limit)
+            .load_page(conn)?;
         pages += 1;
         rows.extend(page.items);
         match page.next_cursor {
@@ -145,7 +162,11 @@ fn walk_all(conn: &mut SqliteConnection, limit: u32) -> Result<(Vec<Post>, usize
 }
 
 fn show(label: &str, page: &Page<Post>) {
-    let ids: Vec<String> = page.items.iter().map(|post| format!("{} ({})", post.id, post.created_at.format("%H:%M:%S%.6f"))).collect();
+    let ids: Vec<String> = page
+        .items
+        .iter()
+        .map(|post| format!("{} ({})", post.id, post.created_at.format("%H:%M:%S%.6f")))
+        .collect();
     println!("{label}: {}", ids.join(", "));
     println!("  next_cursor: {}", page.next_cursor.as_deref().unwrap_or("None"));
     println!("  prev_cursor: {}", page.prev_cursor.as_deref().unwrap_or("None"));

@@ -14,7 +14,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use keyset_runtime::token::{self, Direction, TokenKeys, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::Keyset;
-use keyset_tests::models::{ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor};
+use keyset_tests::models::{
+    ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor,
+};
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -157,8 +159,18 @@ fn huge_length_prefixes_allocate_no_more_than_the_bound() {
                     allocated_by::<Nested>(fingerprint, &token),
                     allocated_by::<ByUniqueTitleCursor>(fingerprint, &token),
                 ];
-                for (size, shape) in sizes.iter().zip(["String", "bytes", "Vec<u64>", "Vec<String>", "nested", "cursor"]) {
-                    assert!(*size <= BOUND, "{shape} with a length prefix of {claimed}: {size} bytes allocated");
+                for (size, shape) in sizes.iter().zip([
+                    "String",
+                    "bytes",
+                    "Vec<u64>",
+                    "Vec<String>",
+                    "nested",
+                    "cursor",
+                ]) {
+                    assert!(
+                        *size <= BOUND,
+                        "{shape} with a length prefix of {claimed}: {size} bytes allocated"
+                    );
                 }
                 worst = worst.max(sizes.into_iter().max().unwrap());
             }

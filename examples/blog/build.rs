@@ -6,6 +6,8 @@ use keyset_codegen::migrations::Migrations;
 
 fn main() {
     for backend in Backend::ALL {
-        Migrations::new(backend, format!("migrations/{}", backend.name())).source("src").write_for_build();
+        Migrations::new(backend, format!("migrations/{}", backend.name()))
+            .source("src")
+            .write_for_build();
     }
 }

@@ -143,7 +143,8 @@ impl Index {
             .columns
             .iter()
             .map(|column| {
-                let mut sql = format!("{} {}", quote(backend, &column.name), column.direction.sql());
+                let mut sql =
+                    format!("{} {}", quote(backend, &column.name), column.direction.sql());
                 // Only PostgreSQL indexes declare a NULL placement; SQLite rejects the clause and
                 // MySQL/MariaDB have no such syntax (their indexes sort NULLs first ascending).
                 if backend == Backend::Postgres {
@@ -157,8 +158,11 @@ impl Index {
             })
             .collect();
         let unique = if self.unique { "UNIQUE " } else { "" };
-        let concurrently =
-            if backend == Backend::Postgres && creation == Creation::Concurrently { "CONCURRENTLY " } else { "" };
+        let concurrently = if backend == Backend::Postgres && creation == Creation::Concurrently {
+            "CONCURRENTLY "
+        } else {
+            ""
+        };
         // MySQL has no `IF NOT EXISTS` for indexes (MariaDB does); the migration runs once anyway.
         let if_not_exists = if backend == Backend::Mysql { "" } else { "IF NOT EXISTS " };
         format!(

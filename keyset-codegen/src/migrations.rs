@@ -33,7 +33,8 @@ use crate::model::Model;
 
 /// The folder-name marker of the migrations this writer owns: `<version>_keyset_indexes`.
 const MARKER: &str = "_keyset_";
-const HEADER: &str = "-- Written by keyset from the models' sort orders. Do not edit: change the models.";
+const HEADER: &str =
+    "-- Written by keyset from the models' sort orders. Do not edit: change the models.";
 
 /// The migrations of one backend, kept in step with the models found in the sources.
 #[derive(Clone, Debug)]
@@ -73,9 +74,15 @@ impl fmt::Display for Changes {
 /// Why the migrations could not be read, written or checked.
 #[derive(Debug)]
 pub enum MigrationError {
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     /// [`Migrations::check`]: the migrations on disk lag the models.
-    Stale { dir: PathBuf, changes: Changes },
+    Stale {
+        dir: PathBuf,
+        changes: Changes,
+    },
 }
 
 impl fmt::Display for MigrationError {
@@ -162,8 +169,16 @@ impl Migrations {
         let wanted = self.wanted()?;
         let existing = self.existing()?;
         Ok(Changes {
-            drop: existing.iter().filter(|(name, _)| !wanted.contains_key(*name)).map(clone).collect(),
-            create: wanted.iter().filter(|(name, _)| !existing.contains_key(*name)).map(clone).collect(),
+            drop: existing
+                .iter()
+                .filter(|(name, _)| !wanted.contains_key(*name))
+                .map(clone)
+                .collect(),
+            create: wanted
+                .iter()
+                .filter(|(name, _)| !existing.contains_key(*name))
+                .map(clone)
+                .collect(),
         })
     }
 
@@ -262,10 +277,9 @@ impl Migrations {
     fn next_version(&self) -> Result<String, MigrationError> {
         let mut next = utc_version(SystemTime::now());
         let latest = match fs::read_dir(&self.dir) {
-            Ok(entries) => entries
-                .filter_map(|entry| entry.ok())
-                .map(|entry| version(&entry.path()))
-                .max(),
+            Ok(entries) => {
+                entries.filter_map(|entry| entry.ok()).map(|entry| version(&entry.path())).max()
+            }
             Err(_) => None,
         };
         if let Some(latest) = latest.filter(|latest| next <= *latest) {
@@ -342,8 +356,12 @@ fn derive_inputs(items: Vec<syn::Item>) -> Vec<syn::DeriveInput> {
 
 fn derives_keyset(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().filter(|attr| attr.path().is_ident("derive")).any(|attr| {
-        attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-            .is_ok_and(|paths| paths.iter().any(|path| path.segments.last().is_some_and(|s| s.ident == "Keyset")))
+        attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        )
+        .is_ok_and(|paths| {
+            paths.iter().any(|path| path.segments.last().is_some_and(|s| s.ident == "Keyset"))
+        })
     })
 }
 
@@ -361,7 +379,12 @@ fn utc_version(now: SystemTime) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}-{:02}{:02}{:02}", rest / 3600, rest % 3600 / 60, rest % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
 }
 
 #[cfg(test)]

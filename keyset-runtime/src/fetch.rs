@@ -28,13 +28,25 @@ pub struct SeekPerNullRegion;
 )]
 pub trait SeekFetch<'query, Q, M: Keyset, W, Conn> {
     /// Loads the rows.
-    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>>;
+    fn fetch(
+        query: Q,
+        seek: Seek<M, W>,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>>;
 }
 
 /// The query `fetch` runs: filtered by the seek, ordered, limited.
 pub type SeekQuery<Q, M, W> = Limit<Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>>;
 
-fn run<'query, Q, M, W, Conn>(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>>
+fn run<'query, Q, M, W, Conn>(
+    query: Q,
+    seek: Seek<M, W>,
+    order: OrderBy<M, W>,
+    limit: i64,
+    conn: &mut Conn,
+) -> QueryResult<Vec<M>>
 where
     M: Keyset,
     Q: FilterDsl<Seek<M, W>>,
@@ -53,7 +65,13 @@ where
     Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
     SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
 {
-    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>> {
+    fn fetch(
+        query: Q,
+        seek: Seek<M, W>,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>> {
         run(query, seek, order, limit, conn)
     }
 }
@@ -71,7 +89,13 @@ where
     Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
     SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
 {
-    fn fetch(query: Q, seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64, conn: &mut Conn) -> QueryResult<Vec<M>> {
+    fn fetch(
+        query: Q,
+        seek: Seek<M, W>,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>> {
         if !seek.splits::<Conn::Backend>() {
             return run(query, seek, order, limit, conn);
         }
@@ -79,8 +103,13 @@ where
         // other side.
         let null = seek.leading_is_null::<Conn::Backend>();
         let next = seek.clone().region(Region::Next);
-        let mut rows =
-            run(query.clone(), seek.region(Region::Cursor), order.clone().one_side(null), limit, conn)?;
+        let mut rows = run(
+            query.clone(),
+            seek.region(Region::Cursor),
+            order.clone().one_side(null),
+            limit,
+            conn,
+        )?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
             rows.extend(run(query, next, order.one_side(!null), missing, conn)?);

@@ -234,8 +234,8 @@ pub use token::TokenKeys;
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::model::Keyset;
     pub use crate::migration::IndexDdl;
+    pub use crate::model::Keyset;
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
     pub use diesel;
     pub use serde;

@@ -3,8 +3,8 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
 use crate::migration::IndexDdl;
+use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
 use crate::token;
 
 /// A Diesel model that can be paged by keyset: its sort keys, ending in a unique tiebreaker, and

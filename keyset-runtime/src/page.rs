@@ -13,8 +13,8 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{QueryResult, RunQueryDsl, Selectable};
 use serde::Serialize;
 
-use crate::request::{PageRequest, RequestError, RequestedPosition};
 use crate::fetch::SeekFetch;
+use crate::request::{PageRequest, RequestError, RequestedPosition};
 use crate::sql::{Backward, Forward, KeyShape, OrderBy};
 use crate::token::{Codec, CursorError, Direction};
 use crate::{Error, Keyset};
@@ -147,7 +147,9 @@ pub trait SelectsModel {
     type Model;
 }
 
-impl<T: Selectable<DB>, DB: diesel::backend::Backend> SelectsModel for diesel::dsl::AsSelect<T, DB> {
+impl<T: Selectable<DB>, DB: diesel::backend::Backend> SelectsModel
+    for diesel::dsl::AsSelect<T, DB>
+{
     type Model = T;
 }
 
@@ -179,7 +181,11 @@ fn paginate_with<Q: Paginate>(
     codec: Codec,
 ) -> Result<Paginated<Q>, Error> {
     let decode = |direction, token: &str| {
-        codec.decode::<<Q::Model as Keyset>::Cursor>(<Q::Model as Keyset>::FINGERPRINT, direction, token)
+        codec.decode::<<Q::Model as Keyset>::Cursor>(
+            <Q::Model as Keyset>::FINGERPRINT,
+            direction,
+            token,
+        )
     };
     let position = match request.position() {
         RequestedPosition::First => Position::First,
@@ -389,7 +395,9 @@ where
     ) -> QueryResult<Vec<M>> {
         type Fetch<M> = <<M as Keyset>::Keys as KeyShape>::Fetch;
         match position {
-            Position::First => LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit).load(conn),
+            Position::First => {
+                LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit).load(conn)
+            }
             Position::After(cursor) => {
                 Fetch::<M>::fetch(self, M::after(cursor), M::order_by(), limit, conn)
             }

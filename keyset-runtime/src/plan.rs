@@ -77,8 +77,11 @@ where
     Q: QueryFragment<diesel::sqlite::Sqlite>,
 {
     // SQLite's columns: id, parent, notused, detail.
-    let rows: Vec<(i32, i32, i32, String)> =
-        explain::<_, (diesel::sql_types::Integer, diesel::sql_types::Integer, diesel::sql_types::Integer, Text)>("EXPLAIN QUERY PLAN", query).load(conn)?;
+    let rows: Vec<(i32, i32, i32, String)> = explain::<
+        _,
+        (diesel::sql_types::Integer, diesel::sql_types::Integer, diesel::sql_types::Integer, Text),
+    >("EXPLAIN QUERY PLAN", query)
+    .load(conn)?;
     Ok(rows.into_iter().map(|(_, _, _, detail)| detail).collect())
 }
 
@@ -167,7 +170,8 @@ where
         .collect();
     // A sort of no more rows than the page returns (the planner's estimates) is a top-N of rows
     // already found by index seeks, as when few rows remain; a larger one sorts the table's rest.
-    let page_rows = nodes.first().filter(|n| n.starts_with("Limit")).and_then(|n| estimated_rows(n));
+    let page_rows =
+        nodes.first().filter(|n| n.starts_with("Limit")).and_then(|n| estimated_rows(n));
     let sorts = nodes.iter().any(|n| {
         (n.starts_with("Sort") || n.starts_with("Incremental Sort"))
             && !matches!((estimated_rows(n), page_rows), (Some(sorted), Some(page)) if sorted <= page)
@@ -177,7 +181,10 @@ where
     verdict(
         plan,
         &[
-            (sorts, "the rows are sorted after reading (a Sort node): no index matches the ORDER BY"),
+            (
+                sorts,
+                "the rows are sorted after reading (a Sort node): no index matches the ORDER BY",
+            ),
             (scans, "the table is scanned (Seq Scan), not sought in an index"),
             (!seeks, "no Index Cond: the index is read from its start, not sought to the cursor"),
         ],

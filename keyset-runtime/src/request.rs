@@ -196,7 +196,9 @@ impl TryFrom<RawPageRequest> for PageRequest {
         }
         let position = match (raw.after, raw.before, raw.last) {
             (Some(_), Some(_), _) => return Err(RequestError::AfterAndBefore),
-            (Some(_), None, true) | (None, Some(_), true) => return Err(RequestError::LastWithCursor),
+            (Some(_), None, true) | (None, Some(_), true) => {
+                return Err(RequestError::LastWithCursor)
+            }
             (Some(token), None, false) => RequestedPosition::After(token),
             (None, Some(token), false) => RequestedPosition::Before(token),
             (None, None, true) => RequestedPosition::Last,

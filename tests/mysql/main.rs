@@ -65,7 +65,8 @@ mod migrations_db {
     impl Drop for Database {
         fn drop(&mut self) {
             let mut conn = super::connect();
-            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {}", self.0)).execute(&mut conn);
+            let _ =
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {}", self.0)).execute(&mut conn);
         }
     }
 
@@ -75,7 +76,9 @@ mod migrations_db {
         let mut conn = super::connect();
         let name = format!("keyset_migrations_{}", std::process::id());
         diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut conn).unwrap();
-        diesel::sql_query(format!("CREATE DATABASE {name} DEFAULT CHARSET utf8mb4")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name} DEFAULT CHARSET utf8mb4"))
+            .execute(&mut conn)
+            .unwrap();
         diesel::sql_query(format!("USE {name}")).execute(&mut conn).unwrap();
         (conn, Database(name))
     }

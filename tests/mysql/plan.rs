@@ -22,19 +22,34 @@ fn deep_pages_are_range_scans_without_filesort() {
     execute(&mut conn, "CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)");
     execute(&mut conn, "ANALYZE TABLE posts");
 
-    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let rows =
+        posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
     let deep = rows[ROWS as usize * 9 / 10].cursor();
-    let after = posts::table.select(Newest::as_select()).filter(Newest::after(&deep)).order(Newest::order_by()).limit(21);
+    let after = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::after(&deep))
+        .order(Newest::order_by())
+        .limit(21);
     let plan = mysql_index_seek(&after, &mut conn).unwrap();
     assert!(plan.iter().any(|line| line.contains("posts_newest\"")), "{plan:#?}");
-    let before =
-        posts::table.select(Newest::as_select()).filter(Newest::before(&deep)).order(Newest::reverse_order_by()).limit(21);
+    let before = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::before(&deep))
+        .order(Newest::reverse_order_by())
+        .limit(21);
     mysql_index_seek(&before, &mut conn).unwrap();
 
-    let rows = posts::table.select(NewestIdAsc::as_select()).order(NewestIdAsc::order_by()).load(&mut conn).unwrap();
+    let rows = posts::table
+        .select(NewestIdAsc::as_select())
+        .order(NewestIdAsc::order_by())
+        .load(&mut conn)
+        .unwrap();
     let deep = rows[ROWS as usize * 9 / 10].cursor();
-    let mixed =
-        posts::table.select(NewestIdAsc::as_select()).filter(NewestIdAsc::after(&deep)).order(NewestIdAsc::order_by()).limit(21);
+    let mixed = posts::table
+        .select(NewestIdAsc::as_select())
+        .filter(NewestIdAsc::after(&deep))
+        .order(NewestIdAsc::order_by())
+        .limit(21);
     let plan = mysql_index_seek(&mixed, &mut conn).unwrap();
     assert!(plan.iter().any(|line| line.contains("posts_newest_id_asc")), "{plan:#?}");
 }
@@ -42,9 +57,13 @@ fn deep_pages_are_range_scans_without_filesort() {
 #[test]
 fn a_missing_index_is_reported_with_the_plan() {
     let mut conn = db::seeded(2_000);
-    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
-    let page =
-        posts::table.select(Newest::as_select()).filter(Newest::after(&rows[1_500].cursor())).order(Newest::order_by()).limit(21);
+    let rows =
+        posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let page = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::after(&rows[1_500].cursor()))
+        .order(Newest::order_by())
+        .limit(21);
     let err = mysql_index_seek(&page, &mut conn).unwrap_err();
     assert!(err.to_string().contains("filesort"), "{err}");
 }

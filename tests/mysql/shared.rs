@@ -17,7 +17,11 @@ pub struct SharedDb {
 impl SharedDb {
     pub fn create() -> SharedDb {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let database = format!("keyset_shared_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let database = format!(
+            "keyset_shared_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
         let mut conn = establish();
         conn.batch_execute(&format!(
             "DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database} DEFAULT CHARSET = utf8mb4"
@@ -48,5 +52,6 @@ impl Drop for SharedDb {
 
 fn establish() -> Conn {
     let url = keyset_tests::database_url("MYSQL_DATABASE_URL", keyset_tests::MYSQL_URL);
-    MysqlConnection::establish(&url).unwrap_or_else(|err| panic!("MariaDB/MySQL at {url} cannot be reached: {err}"))
+    MysqlConnection::establish(&url)
+        .unwrap_or_else(|err| panic!("MariaDB/MySQL at {url} cannot be reached: {err}"))
 }

@@ -11,7 +11,8 @@ use keyset_tests::seed;
 #[test]
 fn uniform_directions_use_the_or_expansion_not_a_row_value() {
     let cursor = NewestCursor { created_at: seed::timestamp(1), id: 9 };
-    let after = posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
+    let after =
+        posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
     let sql = diesel::debug_query::<Mysql, _>(&after).to_string();
     assert_eq!(
         sql.split(" -- binds: ").next().unwrap(),
@@ -30,7 +31,10 @@ fn null_placement_without_a_nulls_clause() {
         sql.split(" ORDER BY ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
     };
     let native = posts::table.select(posts::id).order(RankDescNullsLast::order_by());
-    assert_eq!(order(diesel::debug_query::<Mysql, _>(&native).to_string()), "`posts`.`rank` DESC, `posts`.`id` DESC");
+    assert_eq!(
+        order(diesel::debug_query::<Mysql, _>(&native).to_string()),
+        "`posts`.`rank` DESC, `posts`.`id` DESC"
+    );
     let pinned = posts::table.select(posts::id).order(RankAscNullsLast::order_by());
     assert_eq!(
         order(diesel::debug_query::<Mysql, _>(&pinned).to_string()),

@@ -17,15 +17,25 @@ async fn generated_expressions_run_on_diesel_async() {
     for statement in keyset_tests::schema::POSTGRES_DDL {
         diesel::sql_query(*statement).execute(&mut conn).await.unwrap();
     }
-    let rows: Vec<_> = (1..=5).map(|id| (keyset_tests::schema::authors::id.eq(id), keyset_tests::schema::authors::name.eq("a"))).collect();
-    diesel::insert_into(keyset_tests::schema::authors::table).values(&rows).execute(&mut conn).await.unwrap();
+    let rows: Vec<_> = (1..=5)
+        .map(|id| {
+            (keyset_tests::schema::authors::id.eq(id), keyset_tests::schema::authors::name.eq("a"))
+        })
+        .collect();
+    diesel::insert_into(keyset_tests::schema::authors::table)
+        .values(&rows)
+        .execute(&mut conn)
+        .await
+        .unwrap();
     let posts: Vec<_> = (1..=120).map(keyset_tests::seed::post).collect();
     diesel::insert_into(posts::table).values(&posts).execute(&mut conn).await.unwrap();
 
     let mut sync = db::seeded(120);
-    let all: Vec<Newest> =
-        diesel::RunQueryDsl::load(posts::table.select(Newest::as_select()).order(Newest::order_by()), &mut sync)
-            .unwrap();
+    let all: Vec<Newest> = diesel::RunQueryDsl::load(
+        posts::table.select(Newest::as_select()).order(Newest::order_by()),
+        &mut sync,
+    )
+    .unwrap();
     let cursor = all[40].cursor();
 
     let after = posts::table

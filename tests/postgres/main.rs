@@ -65,7 +65,8 @@ mod migrations_db {
     impl Drop for Schema {
         fn drop(&mut self) {
             let mut conn = super::connect();
-            let _ = diesel::sql_query(format!("DROP SCHEMA IF EXISTS {} CASCADE", self.0)).execute(&mut conn);
+            let _ = diesel::sql_query(format!("DROP SCHEMA IF EXISTS {} CASCADE", self.0))
+                .execute(&mut conn);
         }
     }
 
@@ -76,7 +77,9 @@ mod migrations_db {
         let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
         let mut conn = PgConnection::establish(&url).expect("PostgreSQL is reachable");
         let name = format!("keyset_migrations_{}", std::process::id());
-        diesel::sql_query(format!("DROP SCHEMA IF EXISTS {name} CASCADE")).execute(&mut conn).unwrap();
+        diesel::sql_query(format!("DROP SCHEMA IF EXISTS {name} CASCADE"))
+            .execute(&mut conn)
+            .unwrap();
         diesel::sql_query(format!("CREATE SCHEMA {name}")).execute(&mut conn).unwrap();
         diesel::sql_query(format!("SET search_path TO {name}")).execute(&mut conn).unwrap();
         (conn, Schema(name))

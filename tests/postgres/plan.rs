@@ -24,11 +24,16 @@ fn deep_pages_are_index_seeks_for_uniform_and_mixed_directions() {
     execute(&mut conn, "CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)");
     execute(&mut conn, "ANALYZE posts");
 
-    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let rows =
+        posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
     let deep = rows[ROWS as usize * 9 / 10].cursor();
     for plan in [
         postgres_index_seek(
-            &posts::table.select(Newest::as_select()).filter(Newest::after(&deep)).order(Newest::order_by()).limit(21),
+            &posts::table
+                .select(Newest::as_select())
+                .filter(Newest::after(&deep))
+                .order(Newest::order_by())
+                .limit(21),
             &mut conn,
         ),
         postgres_index_seek(
@@ -46,7 +51,11 @@ fn deep_pages_are_index_seeks_for_uniform_and_mixed_directions() {
         assert!(plan.iter().any(|line| line.contains("posts_newest ")), "{plan:#?}");
     }
 
-    let rows = posts::table.select(NewestIdAsc::as_select()).order(NewestIdAsc::order_by()).load(&mut conn).unwrap();
+    let rows = posts::table
+        .select(NewestIdAsc::as_select())
+        .order(NewestIdAsc::order_by())
+        .load(&mut conn)
+        .unwrap();
     let deep = rows[ROWS as usize * 9 / 10].cursor();
     let mixed = posts::table
         .select(NewestIdAsc::as_select())
@@ -63,8 +72,13 @@ fn deep_pages_are_index_seeks_for_uniform_and_mixed_directions() {
 fn a_missing_index_is_reported_with_the_plan() {
     let mut conn = db::seeded(2_000);
     execute(&mut conn, "ANALYZE posts");
-    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
-    let page = posts::table.select(Newest::as_select()).filter(Newest::after(&rows[1_500].cursor())).order(Newest::order_by()).limit(21);
+    let rows =
+        posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let page = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::after(&rows[1_500].cursor()))
+        .order(Newest::order_by())
+        .limit(21);
     let err = postgres_index_seek(&page, &mut conn).unwrap_err();
     assert!(err.to_string().contains("Sort"), "{err}");
 }
@@ -114,7 +128,8 @@ fn hash_partitioned_table_merges_per_partition_seeks_and_walks_exactly() {
     assert_eq!(cursors(&walk::backward(&mut conn, 700, query)), cursors(&expected));
 
     let deep = expected[36_000].cursor();
-    let page = query().filter(PartitionedPost::after(&deep)).order(PartitionedPost::order_by()).limit(21);
+    let page =
+        query().filter(PartitionedPost::after(&deep)).order(PartitionedPost::order_by()).limit(21);
     let plan = postgres_index_seek(&page, &mut conn).unwrap();
     assert!(plan.iter().any(|line| line.contains("Merge Append")), "{plan:#?}");
     let seeks = plan.iter().filter(|line| line.contains("Index Cond")).count();

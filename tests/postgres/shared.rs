@@ -17,10 +17,16 @@ pub struct SharedDb {
 impl SharedDb {
     pub fn create() -> SharedDb {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let schema = format!("keyset_shared_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let schema = format!(
+            "keyset_shared_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
         let mut conn = establish();
-        conn.batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"))
-            .expect("create schema");
+        conn.batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .expect("create schema");
         let db = SharedDb { schema };
         let mut conn = db.connect();
         for statement in keyset_tests::schema::POSTGRES_DDL {
@@ -40,11 +46,13 @@ impl SharedDb {
 
 impl Drop for SharedDb {
     fn drop(&mut self) {
-        let _ = establish().batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema));
+        let _ =
+            establish().batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema));
     }
 }
 
 fn establish() -> Conn {
     let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
-    PgConnection::establish(&url).unwrap_or_else(|err| panic!("PostgreSQL at {url} cannot be reached: {err}"))
+    PgConnection::establish(&url)
+        .unwrap_or_else(|err| panic!("PostgreSQL at {url} cannot be reached: {err}"))
 }

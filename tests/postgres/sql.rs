@@ -16,13 +16,17 @@ fn statement<T: diesel::query_builder::QueryFragment<Pg>>(query: &T) -> String {
 #[test]
 fn uniform_directions_use_a_row_value() {
     let cursor = NewestCursor { created_at: seed::timestamp(1), id: 9 };
-    let after = posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
+    let after =
+        posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
     assert_eq!(
         statement(&after),
         "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") < ($1, $2)) \
          ORDER BY \"posts\".\"created_at\" DESC, \"posts\".\"id\" DESC"
     );
-    let before = posts::table.select(posts::id).filter(Newest::before(&cursor)).order(Newest::reverse_order_by());
+    let before = posts::table
+        .select(posts::id)
+        .filter(Newest::before(&cursor))
+        .order(Newest::reverse_order_by());
     assert_eq!(
         statement(&before),
         "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") > ($1, $2)) \

@@ -5,8 +5,8 @@
 
 #[allow(dead_code, non_camel_case_types)]
 mod no_prelude {
-    use diesel::prelude::*;
     use ::keyset_runtime::Keyset;
+    use diesel::prelude::*;
 
     struct Clone;
     struct From;

@@ -12,23 +12,42 @@ use crate::db;
 #[test]
 fn pages_are_index_searches_in_both_directions() {
     let mut conn = db::seeded(20_000);
-    diesel::sql_query("CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)").execute(&mut conn).unwrap();
-    diesel::sql_query("CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)").execute(&mut conn).unwrap();
+    diesel::sql_query("CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)")
+        .execute(&mut conn)
+        .unwrap();
+    diesel::sql_query("CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)")
+        .execute(&mut conn)
+        .unwrap();
     diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
 
-    let rows = posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
+    let rows =
+        posts::table.select(Newest::as_select()).order(Newest::order_by()).load(&mut conn).unwrap();
     let deep = rows[19_000].cursor();
-    let after = posts::table.select(Newest::as_select()).filter(Newest::after(&deep)).order(Newest::order_by()).limit(21);
+    let after = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::after(&deep))
+        .order(Newest::order_by())
+        .limit(21);
     let plan = sqlite_index_seek(&after, &mut conn).unwrap();
     assert!(plan.iter().any(|step| step.contains("posts_newest")), "{plan:?}");
-    let before =
-        posts::table.select(Newest::as_select()).filter(Newest::before(&deep)).order(Newest::reverse_order_by()).limit(21);
+    let before = posts::table
+        .select(Newest::as_select())
+        .filter(Newest::before(&deep))
+        .order(Newest::reverse_order_by())
+        .limit(21);
     sqlite_index_seek(&before, &mut conn).unwrap();
 
-    let rows = posts::table.select(NewestIdAsc::as_select()).order(NewestIdAsc::order_by()).load(&mut conn).unwrap();
+    let rows = posts::table
+        .select(NewestIdAsc::as_select())
+        .order(NewestIdAsc::order_by())
+        .load(&mut conn)
+        .unwrap();
     let deep = rows[19_000].cursor();
-    let mixed =
-        posts::table.select(NewestIdAsc::as_select()).filter(NewestIdAsc::after(&deep)).order(NewestIdAsc::order_by()).limit(21);
+    let mixed = posts::table
+        .select(NewestIdAsc::as_select())
+        .filter(NewestIdAsc::after(&deep))
+        .order(NewestIdAsc::order_by())
+        .limit(21);
     let plan = sqlite_index_seek(&mixed, &mut conn).unwrap();
     assert!(plan.iter().any(|step| step.contains("posts_newest_id_asc")), "{plan:?}");
 }
@@ -50,7 +69,9 @@ fn both_null_regions_are_index_searches() {
 
     let mut conn = db::seeded(20_000);
     // SQLite sorts NULLs last in descending order by itself, so the index needs no NULLS clause.
-    diesel::sql_query("CREATE INDEX posts_rank ON posts (rank DESC, id DESC)").execute(&mut conn).unwrap();
+    diesel::sql_query("CREATE INDEX posts_rank ON posts (rank DESC, id DESC)")
+        .execute(&mut conn)
+        .unwrap();
     diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
     let rows: Vec<RankDescNullsLast> = posts::table
         .select(RankDescNullsLast::as_select())

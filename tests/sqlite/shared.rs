@@ -17,7 +17,11 @@ pub struct SharedDb {
 impl SharedDb {
     pub fn create() -> SharedDb {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let name = format!("keyset-shared-{}-{}.db", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let name = format!(
+            "keyset-shared-{}-{}.db",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
         let db = SharedDb { path: std::env::temp_dir().join(name) };
         db.remove_files();
         let mut conn = db.connect();

@@ -29,8 +29,11 @@ fn refused(conn: &mut Conn, keys: &TokenKeys, request: &PageRequest) -> CursorEr
 fn signed_walks_equal_the_order_and_carry_the_flag() {
     let mut conn = db::seeded(120);
     let keys = TokenKeys::new(NEW).unwrap();
-    let expected: Vec<Newest> =
-        posts::table.order((posts::created_at.desc(), posts::id.desc())).select(Newest::as_select()).load(&mut conn).unwrap();
+    let expected: Vec<Newest> = posts::table
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(Newest::as_select())
+        .load(&mut conn)
+        .unwrap();
     let (mut rows, mut request) = (Vec::new(), PageRequest::first(7));
     loop {
         let page = page(&mut conn, &keys, &request).unwrap();
@@ -64,16 +67,28 @@ fn modified_forged_and_unsigned_tokens_are_refused() {
     let id_byte = edited.len() - 1 - token::SIGNATURE_LEN;
     edited[id_byte] ^= 0x01;
     let edited = URL_SAFE_NO_PAD.encode(edited);
-    assert_eq!(refused(&mut conn, &keys, &PageRequest::after(edited, 5)), CursorError::BadSignature);
+    assert_eq!(
+        refused(&mut conn, &keys, &PageRequest::after(edited, 5)),
+        CursorError::BadSignature
+    );
 
     // Signed under another key: forged.
     let cursor: NewestCursor = keys.decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
-    let forged = TokenKeys::new([0x33; 32]).unwrap().encode(Newest::FINGERPRINT, Direction::After, &cursor).unwrap();
-    assert_eq!(refused(&mut conn, &keys, &PageRequest::after(forged, 5)), CursorError::BadSignature);
+    let forged = TokenKeys::new([0x33; 32])
+        .unwrap()
+        .encode(Newest::FINGERPRINT, Direction::After, &cursor)
+        .unwrap();
+    assert_eq!(
+        refused(&mut conn, &keys, &PageRequest::after(forged, 5)),
+        CursorError::BadSignature
+    );
 
     // Unsigned, where signatures are required; and signed, where they are not.
     let unsigned = token::encode(Newest::FINGERPRINT, Direction::After, &cursor).unwrap();
-    assert_eq!(refused(&mut conn, &keys, &PageRequest::after(unsigned, 5)), CursorError::MissingSignature);
+    assert_eq!(
+        refused(&mut conn, &keys, &PageRequest::after(unsigned, 5)),
+        CursorError::MissingSignature
+    );
     let plain = posts::table
         .select(Newest::as_select())
         .paginate(&PageRequest::after(token.clone(), 5))
@@ -82,7 +97,10 @@ fn modified_forged_and_unsigned_tokens_are_refused() {
 
     // The signature does not replace the other checks: another order, another direction.
     let other = keys.encode(TopScore::FINGERPRINT, Direction::After, &cursor).unwrap();
-    assert_eq!(refused(&mut conn, &keys, &PageRequest::after(other, 5)), CursorError::ForeignSortOrder);
+    assert_eq!(
+        refused(&mut conn, &keys, &PageRequest::after(other, 5)),
+        CursorError::ForeignSortOrder
+    );
     assert!(matches!(
         refused(&mut conn, &keys, &PageRequest::before(token, 5)),
         CursorError::WrongDirection { expected: Direction::Before, found: Direction::After }
@@ -96,15 +114,23 @@ fn key_rotation_accepts_the_previous_key_until_it_is_dropped() {
     let during = TokenKeys::new(NEW).unwrap().with_previous(OLD).unwrap();
     let after_rotation = TokenKeys::new(NEW).unwrap();
 
-    let old_token = page(&mut conn, &before_rotation, &PageRequest::first(5)).unwrap().next_cursor.unwrap();
-    let expected = page(&mut conn, &before_rotation, &PageRequest::after(old_token.clone(), 5)).unwrap();
+    let old_token =
+        page(&mut conn, &before_rotation, &PageRequest::first(5)).unwrap().next_cursor.unwrap();
+    let expected =
+        page(&mut conn, &before_rotation, &PageRequest::after(old_token.clone(), 5)).unwrap();
     let rotated = page(&mut conn, &during, &PageRequest::after(old_token.clone(), 5)).unwrap();
     assert_eq!(rotated.items, expected.items);
 
     // Tokens issued during the rotation are signed with the new key alone.
     let new_token = rotated.next_cursor.unwrap();
     assert!(page(&mut conn, &after_rotation, &PageRequest::after(new_token.clone(), 5)).is_ok());
-    assert_eq!(refused(&mut conn, &before_rotation, &PageRequest::after(new_token, 5)), CursorError::BadSignature);
+    assert_eq!(
+        refused(&mut conn, &before_rotation, &PageRequest::after(new_token, 5)),
+        CursorError::BadSignature
+    );
     // Once the old key is dropped, its tokens are refused.
-    assert_eq!(refused(&mut conn, &after_rotation, &PageRequest::after(old_token, 5)), CursorError::BadSignature);
+    assert_eq!(
+        refused(&mut conn, &after_rotation, &PageRequest::after(old_token, 5)),
+        CursorError::BadSignature
+    );
 }

@@ -20,7 +20,10 @@ fn one_key_is_a_single_strict_comparison() {
         sql(&query),
         "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` > ?) ORDER BY `posts`.`id` ASC -- binds: [42]"
     );
-    let query = posts::table.select(posts::id).filter(Post::before(&cursor)).order(Post::reverse_order_by());
+    let query = posts::table
+        .select(posts::id)
+        .filter(Post::before(&cursor))
+        .order(Post::reverse_order_by());
     assert_eq!(
         sql(&query),
         "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` < ?) ORDER BY `posts`.`id` DESC -- binds: [42]"
@@ -30,16 +33,23 @@ fn one_key_is_a_single_strict_comparison() {
 #[test]
 fn three_mixed_keys_expand_with_a_leading_bound() {
     let row = seed::post(7);
-    let cursor = keyset_tests::models::TopScoreCursor { score: row.score, created_at: row.created_at, id: 7 };
-    let after = posts::table.select(posts::id).filter(TopScore::after(&cursor)).order(TopScore::order_by());
+    let cursor = keyset_tests::models::TopScoreCursor {
+        score: row.score,
+        created_at: row.created_at,
+        id: 7,
+    };
+    let after =
+        posts::table.select(posts::id).filter(TopScore::after(&cursor)).order(TopScore::order_by());
     assert_eq!(
         sql(&after).split(" -- ").next().unwrap(),
         "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` >= ? AND (`posts`.`score` > ? OR \
          (`posts`.`score` = ? AND (`posts`.`created_at` < ? OR (`posts`.`created_at` = ? AND \
          `posts`.`id` > ?))))) ORDER BY `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC"
     );
-    let before =
-        posts::table.select(posts::id).filter(TopScore::before(&cursor)).order(TopScore::reverse_order_by());
+    let before = posts::table
+        .select(posts::id)
+        .filter(TopScore::before(&cursor))
+        .order(TopScore::reverse_order_by());
     assert_eq!(
         sql(&before).split(" -- ").next().unwrap(),
         "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` <= ? AND (`posts`.`score` < ? OR \
@@ -54,10 +64,11 @@ fn three_mixed_keys_expand_with_a_leading_bound() {
 
 #[test]
 fn hostile_text_is_bound_never_spliced() {
-    let cursor = keyset_tests::models::ByUniqueTitleCursor { title: "x' OR 1=1; DROP TABLE posts; --".into() };
-    let query = posts::table
-        .select(posts::id)
-        .filter(keyset_tests::models::ByUniqueTitle::after(&cursor));
+    let cursor = keyset_tests::models::ByUniqueTitleCursor {
+        title: "x' OR 1=1; DROP TABLE posts; --".into(),
+    };
+    let query =
+        posts::table.select(posts::id).filter(keyset_tests::models::ByUniqueTitle::after(&cursor));
     let text = sql(&query);
     let (statement, binds) = text.split_once(" -- binds: ").unwrap();
     assert_eq!(statement, "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`title` > ?)");
@@ -85,7 +96,9 @@ fn nullable_leading_key_regions() {
 
     let cursor = RankDescNullsLastCursor { rank: Some(4), id: 10 };
     let where_clause = |region| {
-        let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&cursor).region(region)));
+        let text = sql(&posts::table
+            .select(posts::id)
+            .filter(RankDescNullsLast::after(&cursor).region(region)));
         text.split(" WHERE ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
     };
     assert_eq!(
@@ -102,7 +115,9 @@ fn nullable_leading_key_regions() {
     let null = RankDescNullsLastCursor { rank: None, id: 10 };
     let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&null)));
     assert!(
-        text.contains("WHERE (`posts`.`rank` IS NULL AND ((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"),
+        text.contains(
+            "WHERE (`posts`.`rank` IS NULL AND ((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"
+        ),
         "{text}"
     );
 
@@ -111,7 +126,10 @@ fn nullable_leading_key_regions() {
     let order = |text: String| {
         text.split(" ORDER BY ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned()
     };
-    assert_eq!(order(sql(&posts::table.select(posts::id).order(RankDescNullsLast::order_by()))), "`posts`.`rank` DESC, `posts`.`id` DESC");
+    assert_eq!(
+        order(sql(&posts::table.select(posts::id).order(RankDescNullsLast::order_by()))),
+        "`posts`.`rank` DESC, `posts`.`id` DESC"
+    );
     assert_eq!(
         order(sql(&posts::table.select(posts::id).order(RankAscNullsLast::order_by()))),
         "`posts`.`rank` ASC NULLS LAST, `posts`.`id` ASC"

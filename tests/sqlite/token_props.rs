@@ -41,9 +41,8 @@ fn decode_everything(token: &str) {
 
 fn timestamp() -> impl Strategy<Value = NaiveDateTime> {
     // Any microsecond from year 1 to 9999.
-    (-62_135_596_800_000_000i64..253_402_300_799_999_999).prop_map(|us| {
-        DateTime::from_timestamp_micros(us).expect("in range").naive_utc()
-    })
+    (-62_135_596_800_000_000i64..253_402_300_799_999_999)
+        .prop_map(|us| DateTime::from_timestamp_micros(us).expect("in range").naive_utc())
 }
 
 fn rank_due() -> impl Strategy<Value = RankDueCursor> {

@@ -47,7 +47,10 @@ fn every_value_type_round_trips_exactly() {
     };
     for direction in [Direction::After, Direction::Before] {
         let encoded = token::encode(7, direction, &value).unwrap();
-        assert!(encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "URL-safe: {encoded}");
+        assert!(
+            encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+            "URL-safe: {encoded}"
+        );
         assert_eq!(token::decode::<AllTypes>(7, direction, &encoded).unwrap(), value);
     }
 }
@@ -55,17 +58,30 @@ fn every_value_type_round_trips_exactly() {
 #[test]
 fn microsecond_timestamps_survive_a_walk_step() {
     let mut conn = db::seeded(50);
-    let first = posts::table.select(Newest::as_select()).paginate(&PageRequest::first(3)).unwrap().load_page(&mut conn).unwrap();
+    let first = posts::table
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(3))
+        .unwrap()
+        .load_page(&mut conn)
+        .unwrap();
     let token = first.next_cursor.unwrap();
-    let cursor: NewestCursor = token::decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
+    let cursor: NewestCursor =
+        token::decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
     assert_eq!(cursor, first.items[2].cursor());
-    assert_ne!(cursor.created_at.and_utc().timestamp_subsec_micros(), 0, "the seed has sub-second timestamps");
+    assert_ne!(
+        cursor.created_at.and_utc().timestamp_subsec_micros(),
+        0,
+        "the seed has sub-second timestamps"
+    );
 }
 
 fn paginate_error(request: PageRequest) -> Error {
     let mut conn = connect();
     match posts::table.select(Newest::as_select()).paginate(&request) {
-        Ok(paginated) => panic!("expected an error, got a page of {:?}", paginated.load_page(&mut conn).map(|p| p.items.len())),
+        Ok(paginated) => panic!(
+            "expected an error, got a page of {:?}",
+            paginated.load_page(&mut conn).map(|p| p.items.len())
+        ),
         Err(err) => err,
     }
 }
@@ -90,9 +106,16 @@ fn raw(bytes: &[u8]) -> String {
 fn malformed_tokens_give_typed_errors() {
     assert_eq!(cursor_error(""), CursorError::Empty);
     assert_eq!(cursor_error("not base64!"), CursorError::NotBase64);
-    assert_eq!(cursor_error(&format!("{}==", valid_token())), CursorError::NotBase64, "padding is not ours");
+    assert_eq!(
+        cursor_error(&format!("{}==", valid_token())),
+        CursorError::NotBase64,
+        "padding is not ours"
+    );
     let long = "A".repeat(MAX_TOKEN_LEN + 1);
-    assert_eq!(cursor_error(&long), CursorError::TooLong { len: MAX_TOKEN_LEN + 1, max: MAX_TOKEN_LEN });
+    assert_eq!(
+        cursor_error(&long),
+        CursorError::TooLong { len: MAX_TOKEN_LEN + 1, max: MAX_TOKEN_LEN }
+    );
     assert_eq!(cursor_error(&raw(&[VERSION, 1, 2])), CursorError::Truncated);
 
     let valid = URL_SAFE_NO_PAD.decode(valid_token()).unwrap();
@@ -102,18 +125,32 @@ fn malformed_tokens_give_typed_errors() {
     assert!(matches!(cursor_error(&raw(&trailing)), CursorError::InvalidValues(_)));
     let mut version = valid.clone();
     version[0] = 0;
-    assert_eq!(cursor_error(&raw(&version)), CursorError::UnsupportedVersion { found: 0, supported: VERSION });
+    assert_eq!(
+        cursor_error(&raw(&version)),
+        CursorError::UnsupportedVersion { found: 0, supported: VERSION }
+    );
 }
 
 #[test]
 fn tokens_of_another_sort_order_or_direction_are_refused() {
     // Same table, same first key, different order: the fingerprint differs.
-    let other = token::encode(TopScore::FINGERPRINT, Direction::After, &NewestCursor { created_at: seed::timestamp(1), id: 1 })
-        .unwrap();
+    let other = token::encode(
+        TopScore::FINGERPRINT,
+        Direction::After,
+        &NewestCursor { created_at: seed::timestamp(1), id: 1 },
+    )
+    .unwrap();
     assert_eq!(cursor_error(&other), CursorError::ForeignSortOrder);
-    let prev = token::encode(Newest::FINGERPRINT, Direction::Before, &NewestCursor { created_at: seed::timestamp(1), id: 1 })
-        .unwrap();
-    assert_eq!(cursor_error(&prev), CursorError::WrongDirection { expected: Direction::After, found: Direction::Before });
+    let prev = token::encode(
+        Newest::FINGERPRINT,
+        Direction::Before,
+        &NewestCursor { created_at: seed::timestamp(1), id: 1 },
+    )
+    .unwrap();
+    assert_eq!(
+        cursor_error(&prev),
+        CursorError::WrongDirection { expected: Direction::After, found: Direction::Before }
+    );
     assert!(paginate_error(PageRequest::before(valid_token(), 5)).is_client_error());
 }
 
@@ -150,12 +187,14 @@ fn arbitrary_and_mutated_tokens_never_panic() {
         let len = (xorshift(&mut state) % 64) as usize;
         let bytes: Vec<u8> = (0..len).map(|_| xorshift(&mut state) as u8).collect();
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        refused += token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &text).is_err() as usize;
+        refused += token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &text)
+            .is_err() as usize;
 
         let mut mutated = valid.clone();
         let at = (xorshift(&mut state) as usize) % mutated.len();
         mutated[at] ^= 1 << (xorshift(&mut state) % 8);
-        let _ = token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &raw(&mutated));
+        let _ =
+            token::decode::<NewestCursor>(Newest::FINGERPRINT, Direction::After, &raw(&mutated));
     }
     assert!(refused > 19_000, "random strings are refused ({refused} of 20000)");
 }

@@ -33,7 +33,9 @@ fn user_filter_is_kept_on_every_page() {
 #[test]
 fn cursor_from_another_tenant_cannot_widen_the_filter() {
     let mut conn = seeded();
-    let query = |author: i64| posts::table.filter(posts::author_id.eq(author)).select(TopScore::as_select());
+    let query = |author: i64| {
+        posts::table.filter(posts::author_id.eq(author)).select(TopScore::as_select())
+    };
     let tenant_one = walk::page(&mut conn, &|| query(1), &PageRequest::first(5));
     let token = tenant_one.next_cursor.unwrap();
     let replayed = walk::page(&mut conn, &|| query(2), &PageRequest::after(token, 50));
@@ -69,7 +71,12 @@ fn joined_query_pages_the_model_and_keeps_the_join_filter() {
         .load(&mut conn)
         .unwrap();
     assert!(expected.len() > 100 && expected.len() < 300);
-    let query = || posts::table.inner_join(authors::table).filter(authors::name.ne("author 2")).select(Newest::as_select());
+    let query = || {
+        posts::table
+            .inner_join(authors::table)
+            .filter(authors::name.ne("author 2"))
+            .select(Newest::as_select())
+    };
     assert_eq!(cursors(&walk::forward(&mut conn, 9, query)), cursors(&expected));
     assert_eq!(cursors(&walk::backward(&mut conn, 9, query)), cursors(&expected));
 }
@@ -83,7 +90,8 @@ fn boxed_query_pages_like_the_unboxed_one() {
         .select(TopScore::as_select())
         .load(&mut conn)
         .unwrap();
-    let query = || posts::table.filter(posts::score.gt(0)).select(TopScore::as_select()).into_boxed();
+    let query =
+        || posts::table.filter(posts::score.gt(0)).select(TopScore::as_select()).into_boxed();
     assert_eq!(cursors(&walk::forward(&mut conn, 8, query)), cursors(&expected));
     assert_eq!(cursors(&walk::backward(&mut conn, 8, query)), cursors(&expected));
 }

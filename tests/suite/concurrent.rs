@@ -42,7 +42,9 @@ struct Shared {
 impl Shared {
     /// Waits until the writer has committed something since `seen`, unless it has stopped.
     fn wait_for_a_write(&self, seen: usize) {
-        while self.writes.load(Ordering::Acquire) == seen && !self.writer_done.load(Ordering::Acquire) {
+        while self.writes.load(Ordering::Acquire) == seen
+            && !self.writer_done.load(Ordering::Acquire)
+        {
             thread::sleep(Duration::from_micros(100));
         }
     }
@@ -61,9 +63,14 @@ struct Writes {
 fn walks_stay_exact_while_another_connection_writes() {
     let db = SharedDb::create();
     let mut conn = db.connect();
-    let authors: Vec<_> =
-        seed::authors().into_iter().map(|(id, name)| (authors::id.eq(id), authors::name.eq(name))).collect();
-    diesel::insert_into(authors::table).values(&authors).execute(&mut conn).expect("insert authors");
+    let authors: Vec<_> = seed::authors()
+        .into_iter()
+        .map(|(id, name)| (authors::id.eq(id), authors::name.eq(name)))
+        .collect();
+    diesel::insert_into(authors::table)
+        .values(&authors)
+        .execute(&mut conn)
+        .expect("insert authors");
     let rows: Vec<_> = (1..=SEED_ROWS).map(seed::post).collect();
     diesel::insert_into(posts::table).values(&rows).execute(&mut conn).expect("insert posts");
     let initial: BTreeSet<i64> = (1..=SEED_ROWS).collect();
@@ -73,21 +80,68 @@ fn walks_stay_exact_while_another_connection_writes() {
     let (walks, writes) = thread::scope(|scope| {
         let writer = scope.spawn(|| write_until_done(db.connect(), &shared, started));
         let walks = [
-            walk(&mut conn, &shared, "Newest forward", 7, false, || posts::table.select(Newest::as_select()), |a: &Newest, b| {
-                plain(&a.created_at, &b.created_at, true).then(plain(&a.id, &b.id, true))
-            }, |row| row.id),
-            walk(&mut conn, &shared, "Newest backward", 5, true, || posts::table.select(Newest::as_select()), |a: &Newest, b| {
-                plain(&a.created_at, &b.created_at, true).then(plain(&a.id, &b.id, true))
-            }, |row| row.id),
-            walk(&mut conn, &shared, "TopScore forward", 9, false, || posts::table.select(TopScore::as_select()), |a: &TopScore, b| {
-                plain(&a.score, &b.score, false).then(plain(&a.created_at, &b.created_at, true)).then(plain(&a.id, &b.id, false))
-            }, |row| row.id),
-            walk(&mut conn, &shared, "RankDescNullsLast forward", 6, false, || posts::table.select(RankDescNullsLast::as_select()), |a: &RankDescNullsLast, b| {
-                key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true))
-            }, |row| row.id),
-            walk(&mut conn, &shared, "RankAscNullsFirst backward", 4, true, || posts::table.select(RankAscNullsFirst::as_select()), |a: &RankAscNullsFirst, b| {
-                key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true))
-            }, |row| row.id),
+            walk(
+                &mut conn,
+                &shared,
+                "Newest forward",
+                7,
+                false,
+                || posts::table.select(Newest::as_select()),
+                |a: &Newest, b| {
+                    plain(&a.created_at, &b.created_at, true).then(plain(&a.id, &b.id, true))
+                },
+                |row| row.id,
+            ),
+            walk(
+                &mut conn,
+                &shared,
+                "Newest backward",
+                5,
+                true,
+                || posts::table.select(Newest::as_select()),
+                |a: &Newest, b| {
+                    plain(&a.created_at, &b.created_at, true).then(plain(&a.id, &b.id, true))
+                },
+                |row| row.id,
+            ),
+            walk(
+                &mut conn,
+                &shared,
+                "TopScore forward",
+                9,
+                false,
+                || posts::table.select(TopScore::as_select()),
+                |a: &TopScore, b| {
+                    plain(&a.score, &b.score, false)
+                        .then(plain(&a.created_at, &b.created_at, true))
+                        .then(plain(&a.id, &b.id, false))
+                },
+                |row| row.id,
+            ),
+            walk(
+                &mut conn,
+                &shared,
+                "RankDescNullsLast forward",
+                6,
+                false,
+                || posts::table.select(RankDescNullsLast::as_select()),
+                |a: &RankDescNullsLast, b| {
+                    key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true))
+                },
+                |row| row.id,
+            ),
+            walk(
+                &mut conn,
+                &shared,
+                "RankAscNullsFirst backward",
+                4,
+                true,
+                || posts::table.select(RankAscNullsFirst::as_select()),
+                |a: &RankAscNullsFirst, b| {
+                    key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true))
+                },
+                |row| row.id,
+            ),
         ];
         shared.walks_done.store(true, Ordering::Release);
         (walks, writer.join().expect("the writer did not fail"))
@@ -112,10 +166,16 @@ fn walks_stay_exact_while_another_connection_writes() {
         let returned: BTreeSet<i64> = ids.iter().copied().collect();
         assert_eq!(returned.len(), ids.len(), "{name}: a row came back twice");
         let missing: Vec<_> = survivors.difference(&returned).collect();
-        assert!(missing.is_empty(), "{name}: rows that existed for the whole walk are missing: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "{name}: rows that existed for the whole walk are missing: {missing:?}"
+        );
         assert!(*pages > SEED_ROWS as usize / 10, "{name}: {pages} pages");
     }
-    assert!(writes.deleted_cursor_rows > 0 && writes.inserted > 0 && writes.updated > 0, "{writes:?}");
+    assert!(
+        writes.deleted_cursor_rows > 0 && writes.inserted > 0 && writes.updated > 0,
+        "{writes:?}"
+    );
 }
 
 /// Walks the whole table forward (or backward) in pages of `limit`, waiting for a write between
@@ -166,7 +226,13 @@ where
     }
     let rows: Vec<M> = pages.into_iter().flatten().collect();
     for pair in rows.windows(2) {
-        assert_eq!(cmp(&pair[0], &pair[1]), Cmp::Less, "{name}: out of order: {:?}, {:?}", pair[0], pair[1]);
+        assert_eq!(
+            cmp(&pair[0], &pair[1]),
+            Cmp::Less,
+            "{name}: out of order: {:?}, {:?}",
+            pair[0],
+            pair[1]
+        );
     }
     (name, count, rows.iter().map(id).collect())
 }
@@ -187,7 +253,10 @@ fn write_until_done(mut conn: Conn, shared: &Shared, started: Instant) -> Writes
     let mut fresh_high = 1_000_000_i64;
     let mut fresh_low = -1_i64;
     let mut count = 0;
-    while !shared.walks_done.load(Ordering::Acquire) && count < MAX_WRITES && started.elapsed() < TIME_LIMIT {
+    while !shared.walks_done.load(Ordering::Acquire)
+        && count < MAX_WRITES
+        && started.elapsed() < TIME_LIMIT
+    {
         let cursor_id = shared.cursor_id.load(Ordering::Acquire);
         let random_id = 1 + (xorshift(&mut state) % SEED_ROWS as u64) as i64;
         let choice = xorshift(&mut state) % 6;
@@ -205,10 +274,21 @@ fn write_until_done(mut conn: Conn, shared: &Shared, started: Instant) -> Writes
                     let mut rows = Vec::new();
                     for id in [fresh_high, fresh_low] {
                         let title = format!("inserted {id}");
-                        rows.push(seed::NewPost { id, created_at, score, rank, title, ..seed::post(1) });
+                        rows.push(seed::NewPost {
+                            id,
+                            created_at,
+                            score,
+                            rank,
+                            title,
+                            ..seed::post(1)
+                        });
                     }
                     let anywhere = fresh_high + 1;
-                    rows.push(seed::NewPost { id: anywhere, title: format!("inserted {anywhere}"), ..seed::post(anywhere) });
+                    rows.push(seed::NewPost {
+                        id: anywhere,
+                        title: format!("inserted {anywhere}"),
+                        ..seed::post(anywhere)
+                    });
                     fresh_high += 2;
                     fresh_low -= 1;
                     diesel::insert_into(posts::table).values(&rows).execute(conn)?;

@@ -14,15 +14,25 @@ pub fn seeded(count: i64) -> Conn {
         .into_iter()
         .map(|(id, name)| (authors::id.eq(id), authors::name.eq(name)))
         .collect();
-    diesel::insert_into(authors::table).values(&authors).execute(&mut conn).expect("insert authors");
+    diesel::insert_into(authors::table)
+        .values(&authors)
+        .execute(&mut conn)
+        .expect("insert authors");
     insert_posts(&mut conn, 1..=count);
     let members: Vec<_> = seed::memberships()
         .into_iter()
         .map(|(team, user, joined)| {
-            (memberships::team_id.eq(team), memberships::user_id.eq(user), memberships::joined_at.eq(joined))
+            (
+                memberships::team_id.eq(team),
+                memberships::user_id.eq(user),
+                memberships::joined_at.eq(joined),
+            )
         })
         .collect();
-    diesel::insert_into(memberships::table).values(&members).execute(&mut conn).expect("insert memberships");
+    diesel::insert_into(memberships::table)
+        .values(&members)
+        .execute(&mut conn)
+        .expect("insert memberships");
     conn
 }
 

@@ -66,8 +66,16 @@ fn hostile_key_values_are_bound_never_spliced() {
         .unwrap();
     for limit in [1, 3] {
         let query = || posts::table.select(ByTag::as_select());
-        assert_eq!(cursors(&walk::forward(&mut conn, limit, query)), cursors(&by_tag), "limit {limit}");
-        assert_eq!(cursors(&walk::backward(&mut conn, limit, query)), cursors(&by_tag), "limit {limit}");
+        assert_eq!(
+            cursors(&walk::forward(&mut conn, limit, query)),
+            cursors(&by_tag),
+            "limit {limit}"
+        );
+        assert_eq!(
+            cursors(&walk::backward(&mut conn, limit, query)),
+            cursors(&by_tag),
+            "limit {limit}"
+        );
     }
 
     // A token crafted with each hostile value pages exactly as a hand-written bound comparison.
@@ -84,17 +92,24 @@ fn hostile_key_values_are_bound_never_spliced() {
         let after = token::encode(ByUniqueTitle::FINGERPRINT, Direction::After, &cursor).unwrap();
         let page = walk::page(&mut conn, &query, &PageRequest::after(after, 5));
         assert_eq!(page.items, expected, "after {text:?}");
-        let before_token = token::encode(ByUniqueTitle::FINGERPRINT, Direction::Before, &cursor).unwrap();
+        let before_token =
+            token::encode(ByUniqueTitle::FINGERPRINT, Direction::Before, &cursor).unwrap();
         walk::page(&mut conn, &query, &PageRequest::before(before_token, 5));
     }
     assert_eq!(count(&mut conn), before, "no row or table was touched");
-    let stored: Vec<String> =
-        posts::table.filter(posts::id.ge(1_000)).order(posts::id.asc()).select(posts::tag).load(&mut conn).unwrap();
+    let stored: Vec<String> = posts::table
+        .filter(posts::id.ge(1_000))
+        .order(posts::id.asc())
+        .select(posts::tag)
+        .load(&mut conn)
+        .unwrap();
     assert_eq!(stored, HOSTILE, "stored and returned verbatim");
 }
 
 fn top_score_order(a: &TopScore, b: &TopScore) -> std::cmp::Ordering {
-    plain(&a.score, &b.score, false).then(plain(&a.created_at, &b.created_at, true)).then(plain(&a.id, &b.id, false))
+    plain(&a.score, &b.score, false)
+        .then(plain(&a.created_at, &b.created_at, true))
+        .then(plain(&a.id, &b.id, false))
 }
 
 /// A cursor crafted from another tenant's row (or from extreme values), sent after or before,
@@ -102,7 +117,9 @@ fn top_score_order(a: &TopScore, b: &TopScore) -> std::cmp::Ordering {
 #[test]
 fn a_crafted_cursor_never_crosses_into_another_tenant() {
     let mut conn = db::seeded(200);
-    let tenant = |author: i64| move || posts::table.filter(posts::author_id.eq(author)).select(TopScore::as_select());
+    let tenant = |author: i64| {
+        move || posts::table.filter(posts::author_id.eq(author)).select(TopScore::as_select())
+    };
     let mut mine: Vec<TopScore> = tenant(1)().load(&mut conn).unwrap();
     mine.sort_by(top_score_order);
     let theirs: Vec<TopScore> = tenant(2)().load(&mut conn).unwrap();
@@ -112,9 +129,16 @@ fn a_crafted_cursor_never_crosses_into_another_tenant() {
     ];
     let crafted = theirs.iter().step_by(7).map(TopScore::cursor).chain(extremes);
     for cursor in crafted {
-        let probe = TopScore { score: cursor.score, created_at: cursor.created_at, id: cursor.id, title: String::new() };
+        let probe = TopScore {
+            score: cursor.score,
+            created_at: cursor.created_at,
+            id: cursor.id,
+            title: String::new(),
+        };
         let split = mine.partition_point(|row| top_score_order(row, &probe).is_lt());
-        for (direction, expected) in [(Direction::After, &mine[split..]), (Direction::Before, &mine[..split])] {
+        for (direction, expected) in
+            [(Direction::After, &mine[split..]), (Direction::Before, &mine[..split])]
+        {
             let token = token::encode(TopScore::FINGERPRINT, direction, &cursor).unwrap();
             let request = match direction {
                 Direction::After => PageRequest::after(token, 1_000),
@@ -132,7 +156,10 @@ fn a_crafted_cursor_never_crosses_into_another_tenant() {
 fn the_keyset_filter_is_anded_with_an_or_filter_as_a_whole() {
     let mut conn = db::seeded(200);
     let query = || {
-        posts::table.filter(posts::author_id.eq(1)).or_filter(posts::author_id.eq(3)).select(TopScore::as_select())
+        posts::table
+            .filter(posts::author_id.eq(1))
+            .or_filter(posts::author_id.eq(3))
+            .select(TopScore::as_select())
     };
     let mut expected: Vec<TopScore> = query().load(&mut conn).unwrap();
     expected.sort_by(top_score_order);

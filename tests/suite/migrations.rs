@@ -49,20 +49,30 @@ fn seed(conn: &mut crate::Conn) {
 /// the query is then the one a split page runs first, within the cursor's region.
 macro_rules! assert_deep_page_uses_its_index {
     ($conn:expr, $table:ident, $model:ty, $depth:expr) => {
-        assert_deep_page_uses_its_index!($conn, $table, $model, $depth, Region::Whole, |order| order)
+        assert_deep_page_uses_its_index!($conn, $table, $model, $depth, Region::Whole, |order| {
+            order
+        })
     };
     ($conn:expr, $table:ident, $model:ty, $depth:expr, $region:expr, $order:expr) => {{
-        let rows: Vec<$model> =
-            $table::table.select(<$model>::as_select()).order(<$model>::order_by()).load($conn).unwrap();
+        let rows: Vec<$model> = $table::table
+            .select(<$model>::as_select())
+            .order(<$model>::order_by())
+            .load($conn)
+            .unwrap();
         let cursor = rows[(rows.len() as f64 * $depth) as usize].cursor();
         let page = $table::table
             .select(<$model>::as_select())
             .filter(<$model>::after(&cursor).region($region))
             .order($order(<$model>::order_by()))
             .limit(21);
-        let plan = index_seek(&page, $conn).unwrap_or_else(|err| panic!("{}: {err}", stringify!($model)));
+        let plan =
+            index_seek(&page, $conn).unwrap_or_else(|err| panic!("{}: {err}", stringify!($model)));
         let index = <$model as Keyset>::INDEXES[0].name;
-        assert!(plan.iter().any(|line| line.contains(index)), "{} uses {index}: {plan:#?}", stringify!($model));
+        assert!(
+            plan.iter().any(|line| line.contains(index)),
+            "{} uses {index}: {plan:#?}",
+            stringify!($model)
+        );
     }};
 }
 

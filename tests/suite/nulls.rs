@@ -33,8 +33,16 @@ where
     expected.sort_by(&cmp);
     let expected = cursors(&expected);
     for &limit in LIMITS {
-        assert_eq!(cursors(&walk::forward(&mut conn, limit, &query)), expected, "forward, limit {limit}");
-        assert_eq!(cursors(&walk::backward(&mut conn, limit, &query)), expected, "backward, limit {limit}");
+        assert_eq!(
+            cursors(&walk::forward(&mut conn, limit, &query)),
+            expected,
+            "forward, limit {limit}"
+        );
+        assert_eq!(
+            cursors(&walk::backward(&mut conn, limit, &query)),
+            expected,
+            "backward, limit {limit}"
+        );
     }
 }
 
@@ -42,7 +50,9 @@ where
 fn leading_nullable_desc_nulls_last() {
     check(
         || posts::table.select(RankDescNullsLast::as_select()),
-        |a: &RankDescNullsLast, b| key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true)),
+        |a: &RankDescNullsLast, b| {
+            key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true))
+        },
     );
 }
 
@@ -50,7 +60,9 @@ fn leading_nullable_desc_nulls_last() {
 fn leading_nullable_desc_nulls_first() {
     check(
         || posts::table.select(RankDescNullsFirst::as_select()),
-        |a: &RankDescNullsFirst, b| key(&a.rank, &b.rank, true, true).then(plain(&a.id, &b.id, false)),
+        |a: &RankDescNullsFirst, b| {
+            key(&a.rank, &b.rank, true, true).then(plain(&a.id, &b.id, false))
+        },
     );
 }
 
@@ -58,7 +70,9 @@ fn leading_nullable_desc_nulls_first() {
 fn leading_nullable_asc_nulls_last() {
     check(
         || posts::table.select(RankAscNullsLast::as_select()),
-        |a: &RankAscNullsLast, b| key(&a.rank, &b.rank, false, false).then(plain(&a.id, &b.id, false)),
+        |a: &RankAscNullsLast, b| {
+            key(&a.rank, &b.rank, false, false).then(plain(&a.id, &b.id, false))
+        },
     );
 }
 
@@ -66,7 +80,9 @@ fn leading_nullable_asc_nulls_last() {
 fn leading_nullable_asc_nulls_first() {
     check(
         || posts::table.select(RankAscNullsFirst::as_select()),
-        |a: &RankAscNullsFirst, b| key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true)),
+        |a: &RankAscNullsFirst, b| {
+            key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true))
+        },
     );
 }
 
@@ -87,7 +103,9 @@ fn nullable_key_behind_a_plain_one() {
     check(
         || posts::table.select(ScoreDue::as_select()),
         |a: &ScoreDue, b| {
-            plain(&a.score, &b.score, true).then(key(&a.due, &b.due, false, false)).then(plain(&a.id, &b.id, true))
+            plain(&a.score, &b.score, true)
+                .then(key(&a.due, &b.due, false, false))
+                .then(plain(&a.id, &b.id, true))
         },
     );
 }

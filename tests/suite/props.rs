@@ -40,8 +40,29 @@ const MAX_STEPS: usize = 16;
 /// Text keys: case, accents, ligatures, a trailing space, an empty string, 4-byte characters and
 /// quotes, which collations order (and tie) differently from bytes.
 const TEXTS: &[&str] = &[
-    "a", "A", "á", "à", "ä", "a ", "ae", "æ", "ss", "ß", "i", "İ", "ı", "", "Zürich", "z", "日本",
-    "\u{1F600}", "\u{1F600}a", "O'Brien", "back\\slash", "%_", "a'b\"c;--",
+    "a",
+    "A",
+    "á",
+    "à",
+    "ä",
+    "a ",
+    "ae",
+    "æ",
+    "ss",
+    "ß",
+    "i",
+    "İ",
+    "ı",
+    "",
+    "Zürich",
+    "z",
+    "日本",
+    "\u{1F600}",
+    "\u{1F600}a",
+    "O'Brien",
+    "back\\slash",
+    "%_",
+    "a'b\"c;--",
 ];
 
 #[derive(Debug, Clone, Copy)]
@@ -66,7 +87,11 @@ fn config() -> Config {
 fn run<S: Strategy>(strategy: S, test: impl Fn(&mut Conn, S::Value) -> Result<(), TestCaseError>) {
     let conn = RefCell::new(connect());
     diesel::insert_into(authors::table)
-        .values(&(1..=3).map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}")))).collect::<Vec<_>>())
+        .values(
+            &(1..=3)
+                .map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}"))))
+                .collect::<Vec<_>>(),
+        )
         .execute(&mut *conn.borrow_mut())
         .expect("insert authors");
     let mut runner = TestRunner::new(config());
@@ -169,9 +194,11 @@ where
             (Op::Next, Some((Some(next), _, range))) => {
                 (PageRequest::after(next.clone(), limit), range.end..n.min(range.end + l), Op::Next)
             }
-            (Op::Prev, Some((_, Some(prev), range))) => {
-                (PageRequest::before(prev.clone(), limit), range.start.saturating_sub(l)..range.start, Op::Prev)
-            }
+            (Op::Prev, Some((_, Some(prev), range))) => (
+                PageRequest::before(prev.clone(), limit),
+                range.start.saturating_sub(l)..range.start,
+                Op::Prev,
+            ),
             (Op::Next, Some((None, _, range))) => {
                 prop_assert_eq!(range.end, n, "step {}: no next_cursor before the end", index);
                 continue;
@@ -186,7 +213,9 @@ where
         let page = query()
             .paginate(&request)
             .and_then(|paginated| paginated.max_limit(u32::MAX).load_page(conn))
-            .map_err(|err| TestCaseError::fail(format!("step {index} ({op:?}, limit {limit}): {err}")))?;
+            .map_err(|err| {
+                TestCaseError::fail(format!("step {index} ({op:?}, limit {limit}): {err}"))
+            })?;
         prop_assert_eq!(
             &cursors(&page.items)[..],
             &expected[range.clone()],
@@ -226,7 +255,9 @@ where
 fn one_key_with_i64_extremes() {
     run((table(), steps()), |conn, (rows, steps)| {
         fill(conn, &rows);
-        let expected = sorted(conn, posts::table.select(Post::as_select()), |a: &Post, b| plain(&a.id, &b.id, false));
+        let expected = sorted(conn, posts::table.select(Post::as_select()), |a: &Post, b| {
+            plain(&a.id, &b.id, false)
+        });
         check_walk(conn, &expected, || posts::table.select(Post::as_select()), &steps)
     });
 }
@@ -246,9 +277,10 @@ fn two_keys_descending_with_microsecond_ties() {
 fn two_keys_in_mixed_directions() {
     run((table(), steps()), |conn, (rows, steps)| {
         fill(conn, &rows);
-        let expected = sorted(conn, posts::table.select(NewestIdAsc::as_select()), |a: &NewestIdAsc, b| {
-            plain(&a.published, &b.published, true).then(plain(&a.id, &b.id, false))
-        });
+        let expected =
+            sorted(conn, posts::table.select(NewestIdAsc::as_select()), |a: &NewestIdAsc, b| {
+                plain(&a.published, &b.published, true).then(plain(&a.id, &b.id, false))
+            });
         check_walk(conn, &expected, || posts::table.select(NewestIdAsc::as_select()), &steps)
     });
 }
@@ -258,13 +290,24 @@ fn three_keys_in_mixed_directions_with_a_filter() {
     run((table(), steps()), |conn, (rows, steps)| {
         fill(conn, &rows);
         let cmp = |a: &TopScore, b: &TopScore| {
-            plain(&a.score, &b.score, false).then(plain(&a.created_at, &b.created_at, true)).then(plain(&a.id, &b.id, false))
+            plain(&a.score, &b.score, false)
+                .then(plain(&a.created_at, &b.created_at, true))
+                .then(plain(&a.id, &b.id, false))
         };
         let expected = sorted(conn, posts::table.select(TopScore::as_select()), cmp);
         check_walk(conn, &expected, || posts::table.select(TopScore::as_select()), &steps)?;
         // The same order under a user filter: the keyset filter is ANDed with it.
-        let filtered = sorted(conn, posts::table.filter(posts::author_id.ne(2)).select(TopScore::as_select()), cmp);
-        check_walk(conn, &filtered, || posts::table.filter(posts::author_id.ne(2)).select(TopScore::as_select()), &steps)
+        let filtered = sorted(
+            conn,
+            posts::table.filter(posts::author_id.ne(2)).select(TopScore::as_select()),
+            cmp,
+        );
+        check_walk(
+            conn,
+            &filtered,
+            || posts::table.filter(posts::author_id.ne(2)).select(TopScore::as_select()),
+            &steps,
+        )
     });
 }
 
@@ -287,21 +330,47 @@ fn text_key_under_the_database_collation() {
 fn nullable_leading_key_in_every_direction_and_placement() {
     run((table(), steps()), |conn, (rows, steps)| {
         fill(conn, &rows);
-        let expected = sorted(conn, posts::table.select(RankDescNullsLast::as_select()), |a: &RankDescNullsLast, b| {
-            key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true))
-        });
-        check_walk(conn, &expected, || posts::table.select(RankDescNullsLast::as_select()), &steps)?;
-        let expected = sorted(conn, posts::table.select(RankDescNullsFirst::as_select()), |a: &RankDescNullsFirst, b| {
-            key(&a.rank, &b.rank, true, true).then(plain(&a.id, &b.id, false))
-        });
-        check_walk(conn, &expected, || posts::table.select(RankDescNullsFirst::as_select()), &steps)?;
-        let expected = sorted(conn, posts::table.select(RankAscNullsLast::as_select()), |a: &RankAscNullsLast, b| {
-            key(&a.rank, &b.rank, false, false).then(plain(&a.id, &b.id, false))
-        });
+        let expected = sorted(
+            conn,
+            posts::table.select(RankDescNullsLast::as_select()),
+            |a: &RankDescNullsLast, b| {
+                key(&a.rank, &b.rank, true, false).then(plain(&a.id, &b.id, true))
+            },
+        );
+        check_walk(
+            conn,
+            &expected,
+            || posts::table.select(RankDescNullsLast::as_select()),
+            &steps,
+        )?;
+        let expected = sorted(
+            conn,
+            posts::table.select(RankDescNullsFirst::as_select()),
+            |a: &RankDescNullsFirst, b| {
+                key(&a.rank, &b.rank, true, true).then(plain(&a.id, &b.id, false))
+            },
+        );
+        check_walk(
+            conn,
+            &expected,
+            || posts::table.select(RankDescNullsFirst::as_select()),
+            &steps,
+        )?;
+        let expected = sorted(
+            conn,
+            posts::table.select(RankAscNullsLast::as_select()),
+            |a: &RankAscNullsLast, b| {
+                key(&a.rank, &b.rank, false, false).then(plain(&a.id, &b.id, false))
+            },
+        );
         check_walk(conn, &expected, || posts::table.select(RankAscNullsLast::as_select()), &steps)?;
-        let expected = sorted(conn, posts::table.select(RankAscNullsFirst::as_select()), |a: &RankAscNullsFirst, b| {
-            key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true))
-        });
+        let expected = sorted(
+            conn,
+            posts::table.select(RankAscNullsFirst::as_select()),
+            |a: &RankAscNullsFirst, b| {
+                key(&a.rank, &b.rank, false, true).then(plain(&a.id, &b.id, true))
+            },
+        );
         check_walk(conn, &expected, || posts::table.select(RankAscNullsFirst::as_select()), &steps)
     });
 }
@@ -311,12 +380,17 @@ fn two_nullable_keys_and_a_nullable_key_behind_a_plain_one() {
     run((table(), steps()), |conn, (rows, steps)| {
         fill(conn, &rows);
         let expected = sorted(conn, posts::table.select(RankDue::as_select()), |a: &RankDue, b| {
-            key(&a.rank, &b.rank, false, false).then(key(&a.due, &b.due, true, true)).then(plain(&a.id, &b.id, false))
+            key(&a.rank, &b.rank, false, false)
+                .then(key(&a.due, &b.due, true, true))
+                .then(plain(&a.id, &b.id, false))
         });
         check_walk(conn, &expected, || posts::table.select(RankDue::as_select()), &steps)?;
-        let expected = sorted(conn, posts::table.select(ScoreDue::as_select()), |a: &ScoreDue, b| {
-            plain(&a.score, &b.score, true).then(key(&a.due, &b.due, false, false)).then(plain(&a.id, &b.id, true))
-        });
+        let expected =
+            sorted(conn, posts::table.select(ScoreDue::as_select()), |a: &ScoreDue, b| {
+                plain(&a.score, &b.score, true)
+                    .then(key(&a.due, &b.due, false, false))
+                    .then(plain(&a.id, &b.id, true))
+            });
         check_walk(conn, &expected, || posts::table.select(ScoreDue::as_select()), &steps)
     });
 }
@@ -334,17 +408,28 @@ fn composite_primary_key_tiebreaker() {
         let values: Vec<_> = rows
             .iter()
             .map(|&(team, user, joined)| {
-                (memberships::team_id.eq(team), memberships::user_id.eq(user), memberships::joined_at.eq(joined))
+                (
+                    memberships::team_id.eq(team),
+                    memberships::user_id.eq(user),
+                    memberships::joined_at.eq(joined),
+                )
             })
             .collect();
         if !values.is_empty() {
-            diesel::insert_into(memberships::table).values(&values).execute(conn).expect("insert memberships");
+            diesel::insert_into(memberships::table)
+                .values(&values)
+                .execute(conn)
+                .expect("insert memberships");
         }
-        let expected = sorted(conn, memberships::table.select(Membership::as_select()), |a: &Membership, b| {
-            plain(&a.joined_at, &b.joined_at, false)
-                .then(plain(&a.team_id, &b.team_id, false))
-                .then(plain(&a.user_id, &b.user_id, true))
-        });
+        let expected = sorted(
+            conn,
+            memberships::table.select(Membership::as_select()),
+            |a: &Membership, b| {
+                plain(&a.joined_at, &b.joined_at, false)
+                    .then(plain(&a.team_id, &b.team_id, false))
+                    .then(plain(&a.user_id, &b.user_id, true))
+            },
+        );
         check_walk(conn, &expected, || memberships::table.select(Membership::as_select()), &steps)
     });
 }

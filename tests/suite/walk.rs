@@ -37,7 +37,8 @@ where
 #[test]
 fn one_key_primary_key_ascending() {
     let mut conn = seeded();
-    let expected = posts::table.order(posts::id.asc()).select(Post::as_select()).load(&mut conn).unwrap();
+    let expected =
+        posts::table.order(posts::id.asc()).select(Post::as_select()).load(&mut conn).unwrap();
     assert_eq!(expected.len(), ROWS as usize);
     check_walks(&mut conn, expected, || posts::table.select(Post::as_select()));
 }
@@ -90,7 +91,11 @@ fn three_keys_descending_with_a_text_key() {
 fn composite_primary_key_tiebreaker() {
     let mut conn = seeded();
     let expected = memberships::table
-        .order((memberships::joined_at.asc(), memberships::team_id.asc(), memberships::user_id.desc()))
+        .order((
+            memberships::joined_at.asc(),
+            memberships::team_id.asc(),
+            memberships::user_id.desc(),
+        ))
         .select(Membership::as_select())
         .load(&mut conn)
         .unwrap();
@@ -100,8 +105,11 @@ fn composite_primary_key_tiebreaker() {
 #[test]
 fn unique_column_tiebreaker() {
     let mut conn = seeded();
-    let expected =
-        posts::table.order(posts::title.asc()).select(ByUniqueTitle::as_select()).load(&mut conn).unwrap();
+    let expected = posts::table
+        .order(posts::title.asc())
+        .select(ByUniqueTitle::as_select())
+        .load(&mut conn)
+        .unwrap();
     check_walks(&mut conn, expected, || posts::table.select(ByUniqueTitle::as_select()));
 }
 
@@ -117,9 +125,14 @@ fn back_and_forth_returns_the_same_pages() {
     }
     assert!(pages.len() > 10);
     for pair in pages.windows(2) {
-        let back = walk::page(&mut conn, &query, &PageRequest::before(pair[1].prev_cursor.clone().unwrap(), 13));
+        let back = walk::page(
+            &mut conn,
+            &query,
+            &PageRequest::before(pair[1].prev_cursor.clone().unwrap(), 13),
+        );
         assert_eq!(back.items, pair[0].items);
-        let again = walk::page(&mut conn, &query, &PageRequest::after(back.next_cursor.unwrap(), 13));
+        let again =
+            walk::page(&mut conn, &query, &PageRequest::after(back.next_cursor.unwrap(), 13));
         assert_eq!(again.items, pair[1].items);
     }
 }
@@ -142,7 +155,8 @@ fn cursor_survives_inserts_and_deletion_of_its_row() {
     let query = || posts::table.select(Newest::as_select());
     let first = walk::page(&mut conn, &query, &PageRequest::first(10));
     let last_seen = first.items.last().unwrap().clone();
-    let expected_next = walk::page(&mut conn, &query, &PageRequest::after(first.next_cursor.clone().unwrap(), 10));
+    let expected_next =
+        walk::page(&mut conn, &query, &PageRequest::after(first.next_cursor.clone().unwrap(), 10));
 
     diesel::delete(posts::table.find(last_seen.id)).execute(&mut conn).unwrap();
     let mut newer = seed::post(10_000);

@@ -12,7 +12,11 @@ pub fn cursors<M: Keyset>(rows: &[M]) -> Vec<M::Cursor> {
 }
 
 /// Loads one page of `query()` for `request`.
-pub fn page<Conn, Q>(conn: &mut Conn, query: &impl Fn() -> Q, request: &PageRequest) -> Page<Q::Model>
+pub fn page<Conn, Q>(
+    conn: &mut Conn,
+    query: &impl Fn() -> Q,
+    request: &PageRequest,
+) -> Page<Q::Model>
 where
     Q: PageQuery<'static, Conn>,
 {
@@ -62,7 +66,10 @@ where
     let mut request = PageRequest::last(limit);
     for index in 0..MAX_PAGES {
         let page = page(conn, &query, &request);
-        assert!(page.items.len() <= limit as usize, "page {index} from the end holds more than the limit");
+        assert!(
+            page.items.len() <= limit as usize,
+            "page {index} from the end holds more than the limit"
+        );
         assert_eq!(page.has_next(), index > 0, "next_cursor of page {index} from the end");
         let prev = page.prev_cursor.clone();
         if prev.is_some() {

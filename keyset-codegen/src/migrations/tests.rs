@@ -11,7 +11,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("keyset-migrations-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("keyset-migrations-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(dir.join("src")).unwrap();
         Scratch(dir)
@@ -79,7 +80,10 @@ fn writes_one_migration_then_nothing() {
         ]
     );
     let down = read(&written[0].join("down.sql"));
-    assert!(down.contains(r#"DROP INDEX IF EXISTS "posts_keyset_created_at_desc_id_desc";"#), "{down}");
+    assert!(
+        down.contains(r#"DROP INDEX IF EXISTS "posts_keyset_created_at_desc_id_desc";"#),
+        "{down}"
+    );
 
     // Unchanged models: nothing written, and the check passes.
     assert!(scratch.migrations(Backend::Sqlite).write().unwrap().is_empty());
@@ -94,7 +98,8 @@ fn a_changed_order_adds_a_migration_and_check_reports_it() {
     let first = scratch.migrations(Backend::Mysql).write().unwrap();
     let first_up = read(&first[0].join("up.sql"));
 
-    scratch.model(&NEWEST.replace("#[sort(desc)] #[tiebreaker] id", "#[sort(asc)] #[tiebreaker] id"));
+    scratch
+        .model(&NEWEST.replace("#[sort(desc)] #[tiebreaker] id", "#[sort(asc)] #[tiebreaker] id"));
     let err = scratch.migrations(Backend::Mysql).check().unwrap_err().to_string();
     assert!(err.contains("- CREATE INDEX `posts_keyset_created_at_desc_id_desc`"), "{err}");
     assert!(err.contains("+ CREATE INDEX `posts_keyset_created_at_desc_id_asc`"), "{err}");
@@ -130,7 +135,8 @@ fn concurrently_writes_one_non_transactional_migration_per_index() {
 
 #[test]
 fn long_names_stay_within_identifier_limits() {
-    let columns: Vec<String> = (0..8).map(|i| format!("#[sort(asc)] a_rather_long_column_name_{i}: i64,")).collect();
+    let columns: Vec<String> =
+        (0..8).map(|i| format!("#[sort(asc)] a_rather_long_column_name_{i}: i64,")).collect();
     let scratch = Scratch::new("long");
     scratch.model(&format!(
         "#[derive(Keyset)] #[diesel(table_name = t)] struct Wide {{ {} #[sort(asc)] #[tiebreaker] id: i64 }}",

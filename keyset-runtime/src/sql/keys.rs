@@ -91,12 +91,20 @@ impl<C: 'static, D: SortDirection, V: 'static, N: KeyShape> KeyShape for Key<C, 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
 /// opposite when walking backward.
 pub(super) fn strict_op(desc: bool, backward: bool) -> &'static str {
-    if desc != backward { " < " } else { " > " }
+    if desc != backward {
+        " < "
+    } else {
+        " > "
+    }
 }
 
 /// `<=`/`>=`: the leading bound's comparison, which keeps the cursor's tie group.
 pub(super) fn bound_op(desc: bool, backward: bool) -> &'static str {
-    if desc != backward { " <= " } else { " >= " }
+    if desc != backward {
+        " <= "
+    } else {
+        " >= "
+    }
 }
 
 /// How an ORDER BY writes a nullable leading key.
@@ -131,13 +139,23 @@ pub enum Region {
 pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). `leading` says how a
     /// nullable leading key is written; every later key is written in full.
-    fn walk_order<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, leading: LeadingNulls) -> QueryResult<()>;
+    fn walk_order<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        leading: LeadingNulls,
+    ) -> QueryResult<()>;
     /// `c1, c2`.
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
 impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
-    fn walk_order<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: LeadingNulls) -> QueryResult<()> {
+    fn walk_order<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: LeadingNulls,
+    ) -> QueryResult<()> {
         Ok(())
     }
     fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -153,7 +171,12 @@ where
     V: 'static,
     N: SortColumns<DB>,
 {
-    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: LeadingNulls) -> QueryResult<()> {
+    fn walk_order<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: LeadingNulls,
+    ) -> QueryResult<()> {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
         if N::LEN > 0 {
@@ -178,11 +201,21 @@ where
 pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> {
     /// `c1 < ? OR (c1 = ? AND (c2 < ? OR (c2 = ? AND c3 < ?)))`: strictly past the cursor in the
     /// list's order, with the last key strict so the cursor row itself is never returned.
-    fn walk_chain<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<()>;
+    fn walk_chain<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        region: Region,
+    ) -> QueryResult<()>;
     /// `c1 <= ?`: the redundant bound on the leading key that turns the chain into an index
     /// range on every engine (see the `sql` module docs). Writes nothing and returns `false`
     /// when there is no bound to write.
-    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<bool>;
+    fn walk_leading_bound<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        region: Region,
+    ) -> QueryResult<bool>;
     /// `?, ?`: the values of a row-value comparison.
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
     /// Whether rows past the cursor lie in another region than the cursor's: the leading key is
@@ -200,7 +233,12 @@ impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
     fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<()> {
         Ok(())
     }
-    fn walk_leading_bound<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<bool> {
+    fn walk_leading_bound<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: Region,
+    ) -> QueryResult<bool> {
         Ok(false)
     }
     fn walk_values<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -222,7 +260,12 @@ where
     V: ToSql<C::SqlType, DB> + 'static,
     N: SeekKeys<DB>,
 {
-    fn walk_chain<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, _: Region) -> QueryResult<()> {
+    fn walk_chain<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: Region,
+    ) -> QueryResult<()> {
         if N::LEN == 0 {
             return self.compare(out, strict_op(D::DESC, backward));
         }
@@ -237,7 +280,12 @@ where
         Ok(())
     }
 
-    fn walk_leading_bound<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool, _: Region) -> QueryResult<bool> {
+    fn walk_leading_bound<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: Region,
+    ) -> QueryResult<bool> {
         self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
     }
 
@@ -261,7 +309,11 @@ where
 
 impl<C, D, V, N> Key<C, D, V, N> {
     /// `column <op> ?`
-    pub(super) fn compare<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>, op: &str) -> QueryResult<()>
+    pub(super) fn compare<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        op: &str,
+    ) -> QueryResult<()>
     where
         DB: Backend + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,

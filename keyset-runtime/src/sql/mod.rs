@@ -26,9 +26,9 @@ mod nullable;
 use std::marker::PhantomData;
 
 use diesel::backend::Backend;
+use diesel::expression::expression_types::NotSelectable;
 use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use diesel::expression::expression_types::NotSelectable;
 use diesel::sql_types::Bool;
 use diesel::{Expression, QueryResult};
 

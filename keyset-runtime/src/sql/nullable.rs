@@ -82,7 +82,12 @@ where
     V: 'static,
     N: SortColumns<DB>,
 {
-    fn walk_order<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, leading: LeadingNulls) -> QueryResult<()> {
+    fn walk_order<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        leading: LeadingNulls,
+    ) -> QueryResult<()> {
         if leading == LeadingNulls::AllNull && DB::ORDER_NULLS_WITHOUT_KEY && N::LEN > 0 {
             // A column that is NULL in every row orders nothing, and MariaDB would sort for it.
             return self.next.walk_order(out, backward, LeadingNulls::Pin);
@@ -131,7 +136,12 @@ where
     T: 'static,
     N: SeekKeys<DB>,
 {
-    fn walk_chain<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<()> {
+    fn walk_chain<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        region: Region,
+    ) -> QueryResult<()> {
         let after = nulls_after::<P>(backward);
         out.push_sql("(");
         match self.value {
@@ -169,7 +179,12 @@ where
         Ok(())
     }
 
-    fn walk_leading_bound<'b>(&'b self, mut out: AstPass<'_, 'b, DB>, backward: bool, region: Region) -> QueryResult<bool> {
+    fn walk_leading_bound<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        region: Region,
+    ) -> QueryResult<bool> {
         let after = nulls_after::<P>(backward);
         match self.value {
             Some(_) if after && region == Region::Whole => {

@@ -121,7 +121,9 @@ impl TokenKeys {
 impl fmt::Debug for TokenKeys {
     /// Never shows the keys.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TokenKeys").field("previous_keys", &self.previous.len()).finish_non_exhaustive()
+        f.debug_struct("TokenKeys")
+            .field("previous_keys", &self.previous.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -155,7 +157,9 @@ mod tests {
 
     #[test]
     fn layout_is_the_unsigned_one_flagged_then_a_tag() {
-        let signed = URL_SAFE_NO_PAD.decode(keys().encode(0x0403_0201, Direction::Before, &(5u8,)).unwrap()).unwrap();
+        let signed = URL_SAFE_NO_PAD
+            .decode(keys().encode(0x0403_0201, Direction::Before, &(5u8,)).unwrap())
+            .unwrap();
         assert_eq!(signed[..7], [VERSION | SIGNED, 1, 2, 3, 4, 1, 5]);
         assert_eq!(signed.len(), 7 + SIGNATURE_LEN);
     }
@@ -168,7 +172,11 @@ mod tests {
             for bit in 0..8 {
                 let mut flipped = bytes.clone();
                 flipped[at] ^= 1 << bit;
-                let result = keys().decode::<(String, i64)>(9, Direction::After, &URL_SAFE_NO_PAD.encode(&flipped));
+                let result = keys().decode::<(String, i64)>(
+                    9,
+                    Direction::After,
+                    &URL_SAFE_NO_PAD.encode(&flipped),
+                );
                 assert!(result.is_err(), "byte {at} bit {bit} was accepted");
             }
         }
