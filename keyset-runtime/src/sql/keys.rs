@@ -179,20 +179,11 @@ where
     ) -> QueryResult<()> {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
-        }
-        Ok(())
+        self.walk_rest_of_order(out, backward)
     }
 
-    fn walk_columns<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.column.walk_ast(out.reborrow())?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_columns(out)?;
-        }
-        Ok(())
+    fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.walk_column_list(out)
     }
 }
 
@@ -289,13 +280,8 @@ where
         self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
     }
 
-    fn walk_values<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_bind_param::<C::SqlType, V>(&self.value)?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_values(out)?;
-        }
-        Ok(())
+    fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.walk_value_list(out)
     }
 
     fn has_next_region(&self, _: bool) -> bool {
@@ -308,6 +294,57 @@ where
 }
 
 impl<C, D, V, N> Key<C, D, V, N> {
+    /// `, <the next keys' ORDER BY>`, when keys follow.
+    pub(super) fn walk_rest_of_order<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+    ) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect,
+        N: SortColumns<DB>,
+    {
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
+        }
+        Ok(())
+    }
+
+    /// `column, <the next keys' columns>`.
+    pub(super) fn walk_column_list<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect,
+        C: QueryFragment<DB>,
+        N: SortColumns<DB>,
+    {
+        self.column.walk_ast(out.reborrow())?;
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_columns(out)?;
+        }
+        Ok(())
+    }
+
+    /// `?, <the next keys' values>`.
+    pub(super) fn walk_value_list<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+        C: Expression,
+        V: ToSql<C::SqlType, DB>,
+        N: SeekKeys<DB>,
+    {
+        out.push_bind_param::<C::SqlType, V>(&self.value)?;
+        if N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_values(out)?;
+        }
+        Ok(())
+    }
+
     /// `column <op> ?`
     pub(super) fn compare<'b, DB>(
         &'b self,

@@ -109,20 +109,11 @@ where
         if !native && DB::NULLS_CLAUSE {
             out.push_sql(if nulls_first { " NULLS FIRST" } else { " NULLS LAST" });
         }
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
-        }
-        Ok(())
+        self.walk_rest_of_order(out, backward)
     }
 
-    fn walk_columns<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.column.walk_ast(out.reborrow())?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_columns(out)?;
-        }
-        Ok(())
+    fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.walk_column_list(out)
     }
 }
 
@@ -202,14 +193,9 @@ where
         Ok(true)
     }
 
-    fn walk_values<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+    fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         // Only reached for row values, which nullable keys never use; kept total for safety.
-        out.push_bind_param::<C::SqlType, Option<T>>(&self.value)?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_values(out)?;
-        }
-        Ok(())
+        self.walk_value_list(out)
     }
 
     fn has_next_region(&self, backward: bool) -> bool {
