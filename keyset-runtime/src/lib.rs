@@ -173,11 +173,11 @@
 //! # }
 //! ```
 //!
-//! On PostgreSQL and SQLite, a predicate with `OR x IS NULL` on the leading key would scan every
-//! row before the cursor, so a page that reaches the NULL boundary is fetched as two index seeks,
-//! one per side, the second only when the first leaves the page short
-//! ([`SeekPerNullRegion`]); this needs the query to be `Clone` (boxed queries are not). MySQL and
-//! MariaDB turn the single predicate into one range and get it as one query. Give the index the
+//! A predicate with `OR x IS NULL` on the leading key would scan every row before the cursor on
+//! PostgreSQL and SQLite, and be followed by a sort on MariaDB, so on every backend a page that
+//! reaches the NULL boundary is fetched as two index seeks, one per side, the second only when the
+//! first leaves the page short ([`SeekPerNullRegion`]); this needs the query to be `Clone` (boxed
+//! queries are not). Give the index the
 //! same placement: `CREATE INDEX .. (due ASC NULLS LAST, id ASC)` on PostgreSQL; SQLite, MySQL and
 //! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
 //! first ascending, last descending); for the other one the first and last pages sort.
