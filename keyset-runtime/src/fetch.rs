@@ -40,13 +40,20 @@ pub trait SeekFetch<'query, Q, M: Keyset, W, Conn> {
 /// The query `fetch` runs: filtered by the seek, ordered, limited.
 pub type SeekQuery<Q, M, W> = Limit<Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>>;
 
-fn run<'query, Q, M, W, Conn>(
-    query: Q,
-    seek: Seek<M, W>,
-    order: OrderBy<M, W>,
-    limit: i64,
-    conn: &mut Conn,
-) -> QueryResult<Vec<M>>
+/// A query that can be filtered by a seek, ordered and limited, and loaded: the bounds both
+/// strategies share, named once.
+pub trait SeekLoad<'query, M: Keyset, W, Conn>: Sized {
+    /// `query.filter(seek).order(order).limit(limit).load(conn)`.
+    fn run(
+        self,
+        seek: Seek<M, W>,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>>;
+}
+
+impl<'query, Q, M, W, Conn> SeekLoad<'query, M, W, Conn> for Q
 where
     M: Keyset,
     Q: FilterDsl<Seek<M, W>>,
@@ -54,16 +61,21 @@ where
     Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
     SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
 {
-    LimitDsl::limit(OrderDsl::order(FilterDsl::filter(query, seek), order), limit).load(conn)
+    fn run(
+        self,
+        seek: Seek<M, W>,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>> {
+        LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, seek), order), limit).load(conn)
+    }
 }
 
 impl<'query, Q, M, W, Conn> SeekFetch<'query, Q, M, W, Conn> for OneSeek
 where
     M: Keyset,
-    Q: FilterDsl<Seek<M, W>>,
-    Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
-    Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
-    SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
+    Q: SeekLoad<'query, M, W, Conn>,
 {
     fn fetch(
         query: Q,
@@ -72,7 +84,7 @@ where
         limit: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<M>> {
-        run(query, seek, order, limit, conn)
+        query.run(seek, order, limit, conn)
     }
 }
 
@@ -84,10 +96,7 @@ where
     W: Walk,
     Conn: Connection,
     Conn::Backend: SeekDialect,
-    Q: Clone + FilterDsl<Seek<M, W>>,
-    Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
-    Order<Filter<Q, Seek<M, W>>, OrderBy<M, W>>: LimitDsl,
-    SeekQuery<Q, M, W>: LoadQuery<'query, Conn, M>,
+    Q: Clone + SeekLoad<'query, M, W, Conn>,
 {
     fn fetch(
         query: Q,
@@ -97,14 +106,13 @@ where
         conn: &mut Conn,
     ) -> QueryResult<Vec<M>> {
         if !seek.splits::<Conn::Backend>() {
-            return run(query, seek, order, limit, conn);
+            return query.run(seek, order, limit, conn);
         }
         // The cursor's region is the NULLs exactly when its value is NULL; the next one is the
         // other side.
         let null = seek.leading_is_null::<Conn::Backend>();
         let next = seek.clone().region(Region::Next);
-        let mut rows = run(
-            query.clone(),
+        let mut rows = query.clone().run(
             seek.region(Region::Cursor),
             order.clone().one_side(null),
             limit,
@@ -112,7 +120,7 @@ where
         )?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
-            rows.extend(run(query, next, order.one_side(!null), missing, conn)?);
+            rows.extend(query.run(next, order.one_side(!null), missing, conn)?);
         }
         Ok(rows)
     }

@@ -221,7 +221,7 @@ pub mod sql;
 pub mod token;
 
 pub use error::{CursorError, Error, RequestError};
-pub use fetch::{OneSeek, SeekFetch, SeekPerNullRegion};
+pub use fetch::{OneSeek, SeekFetch, SeekLoad, SeekPerNullRegion};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
