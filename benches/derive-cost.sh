@@ -28,7 +28,7 @@ resolver = "2"
 members = ["with", "without"]
 
 [workspace.dependencies]
-keyset-runtime = { path = "$root/keyset-runtime", default-features = false, features = ["derive"] }
+keyset-runtime = { path = "$root/keyset-runtime", default-features = false, features = ["derive", "chrono"] }
 diesel = { version = "2.3", default-features = false, features = ["chrono"] }
 chrono = { version = "0.4", default-features = false, features = ["serde"] }
 TOML

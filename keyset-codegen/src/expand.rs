@@ -42,6 +42,16 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
         let doc = format!("`{ident}::{name}` in the row the cursor points at.");
         quote!(#[doc = #doc] pub #name: #ty)
     });
+    let write_fields = keys.iter().map(|key| {
+        let name = key.ident;
+        let ty = key.ty;
+        quote_spanned!(ty.span()=> <#ty as #rt::CursorValue>::write(&self.#name, __out);)
+    });
+    let read_fields = keys.iter().map(|key| {
+        let name = key.ident;
+        let ty = key.ty;
+        quote_spanned!(ty.span()=> #name: <#ty as #rt::CursorValue>::read(__input)?)
+    });
     let copy_fields = keys.iter().map(|key| {
         let name = key.ident;
         quote_spanned!(key.ty.span()=> #name: ::core::clone::Clone::clone(&__row.#name))
@@ -60,16 +70,22 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
 
     quote! {
         #[doc = #cursor_doc]
-        #[derive(
-            ::core::fmt::Debug,
-            ::core::clone::Clone,
-            ::core::cmp::PartialEq,
-            #rt::serde::Serialize,
-            #rt::serde::Deserialize,
-        )]
-        #[serde(crate = "::keyset_runtime::__private::serde")]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
         #vis struct #cursor {
             #(#fields,)*
+        }
+
+        #[automatically_derived]
+        impl #rt::CursorValue for #cursor {
+            fn write(&self, __out: &mut #rt::Writer) {
+                #(#write_fields)*
+            }
+
+            fn read(
+                __input: &mut #rt::Reader<'_>,
+            ) -> ::core::result::Result<Self, #rt::CursorError> {
+                ::core::result::Result::Ok(Self { #(#read_fields,)* })
+            }
         }
 
         #[automatically_derived]

@@ -32,15 +32,17 @@ fn without_keys(input: &DeriveInput) -> TokenStream {
     let cursor = format_ident!("{}Cursor", ident);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
-        #[derive(
-            ::core::fmt::Debug,
-            ::core::clone::Clone,
-            ::core::cmp::PartialEq,
-            #rt::serde::Serialize,
-            #rt::serde::Deserialize,
-        )]
-        #[serde(crate = "::keyset_runtime::__private::serde")]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
         #vis struct #cursor {}
+
+        #[automatically_derived]
+        impl #rt::CursorValue for #cursor {
+            fn write(&self, _: &mut #rt::Writer) {}
+
+            fn read(_: &mut #rt::Reader<'_>) -> ::core::result::Result<Self, #rt::CursorError> {
+                ::core::result::Result::Ok(#cursor {})
+            }
+        }
 
         #[automatically_derived]
         impl #impl_generics #rt::Keyset for #ident #ty_generics #where_clause {

@@ -121,7 +121,8 @@
 //! ```
 //!
 //! It generates `<Model>Cursor` (one public field per sort key, `Debug`, `Clone`, `PartialEq`,
-//! serde, `From<&Model>`) and the [`Keyset`] impl, whose [`after`](Keyset::after),
+//! `From<&Model>`, and [`CursorValue`](token::CursorValue), its binary form in tokens) and the
+//! [`Keyset`] impl, whose [`after`](Keyset::after),
 //! [`before`](Keyset::before), [`order_by`](Keyset::order_by) and
 //! [`reverse_order_by`](Keyset::reverse_order_by) are ordinary Diesel expressions.
 //!
@@ -182,6 +183,14 @@
 //! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
 //! first ascending, last descending); for the other one the first and last pages sort.
 //!
+//! # Sort key types
+//!
+//! A sort key's type must travel in a token: it implements [`CursorValue`](token::CursorValue).
+//! Integers, `bool`, floats, `String`, `Vec<u8>` and `Option<T>` do; enable the feature `chrono`
+//! for chrono's `NaiveDateTime`, `DateTime<Utc>`, `NaiveDate` and the like, and `uuid` for
+//! `uuid::Uuid`. A type of your own implements it in a few lines, by writing itself as one of
+//! those (see [`CursorValue`](token::CursorValue)).
+//!
 //! # Tokens
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model
@@ -237,8 +246,8 @@ pub mod __private {
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
+    pub use crate::token::{CursorError, CursorValue, Reader, Writer};
     pub use diesel;
-    pub use serde;
 
     /// Compiles only when `K` is `T`'s primary key (a column, or a tuple of columns in order).
     pub fn assert_tiebreaker_is_primary_key<T: diesel::Table, K: IsPrimaryKey<T::PrimaryKey>>() {}

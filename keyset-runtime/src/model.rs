@@ -1,11 +1,8 @@
 //! The [`Keyset`] trait: what `#[derive(Keyset)]` generates for a model.
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
 use crate::migration::IndexDdl;
 use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
-use crate::token;
+use crate::token::{self, CursorValue};
 
 /// A Diesel model that can be paged by keyset: its sort keys, ending in a unique tiebreaker, and
 /// its typed cursor.
@@ -37,8 +34,9 @@ use crate::token;
 /// );
 /// ```
 pub trait Keyset: Sized {
-    /// The generated `<Model>Cursor`: the sort-key values of one row.
-    type Cursor: Clone + Serialize + DeserializeOwned;
+    /// The generated `<Model>Cursor`: the sort-key values of one row, written into tokens as
+    /// its fields' [`CursorValue`] forms in order.
+    type Cursor: Clone + CursorValue;
     /// The sort keys' columns and directions, as a type-level list.
     type Columns: KeyShape;
     /// The same list holding a cursor's values.

@@ -7,17 +7,15 @@
 //! | 1 | format version ([`VERSION`]); its high bit ([`SIGNED`]) marks a signed token |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
 //! | 1 | the [`Direction`] the token was issued for |
-//! | rest | the cursor's key values, in [postcard](https://docs.rs/postcard) |
+//! | rest | the cursor's key values, each in its [`CursorValue`] form |
 //! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
 //!
-//! The values are postcard because it is compact (varint integers, no field names, length-prefixed
-//! strings), fast, and serde-native, so any key type with `Serialize` round-trips exactly (chrono
-//! timestamps keep their nanoseconds, `i64::MIN` stays `i64::MIN`); and its decoder reads from the
-//! token's own bytes, so a hostile length prefix cannot make it allocate more than the token holds:
-//! a string or byte key is allocated only after its bytes were found in the token, and a sequence
-//! reserves room for at most as many elements as bytes remain. Decoding a token of at most
-//! [`MAX_TOKEN_LEN`] characters therefore allocates a bounded amount, whatever its length prefixes
-//! claim (the test suite measures it with a counting allocator).
+//! The values are a compact binary form of their own ([`CursorValue`]: varint integers, a
+//! timestamp as seconds and nanoseconds, length-prefixed strings, no field names), so every key
+//! round-trips exactly (chrono timestamps keep their nanoseconds, `i64::MIN` stays `i64::MIN`).
+//! A token is decoded on the stack, and a string or byte key is allocated only after its bytes were
+//! found in the token, so a hostile length prefix cannot make decoding allocate more than the
+//! token holds (the test suite measures it with a counting allocator).
 //!
 //! Tokens are opaque, not secret: a client can decode the key values of a row it has already seen,
 //! and can write a token for any key values it likes (which is harmless: the keyset filter is
@@ -26,23 +24,24 @@
 //! (feature `signed`, `TokenKeys`). Decoding never panics; every way a token can be wrong is a
 //! [`CursorError`], which a web handler answers with 400.
 
+mod builtin;
 mod error;
 #[cfg(feature = "signed")]
 mod signed;
+mod value;
 
 use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
 pub use error::CursorError;
 #[cfg(feature = "signed")]
 pub use signed::{KeyTooShort, TokenKeys, SIGNATURE_LEN};
+pub use value::{CursorValue, Reader, Writer};
 
-/// The token format this version writes and reads.
-pub const VERSION: u8 = 1;
+/// The token format this version writes and reads. Version 1 held the values in postcard (serde);
+/// its tokens are refused with [`CursorError::UnsupportedVersion`].
+pub const VERSION: u8 = 2;
 
 /// The flag in the version byte of a signed token (`VERSION | SIGNED`): a server that requires
 /// signatures refuses a token without it, and one that does not refuses a token with it.
@@ -53,6 +52,14 @@ pub const SIGNED: u8 = 0x80;
 pub const MAX_TOKEN_LEN: usize = 1024;
 
 const HEADER_LEN: usize = 6;
+
+/// The most bytes a token of [`MAX_TOKEN_LEN`] characters decodes to (with room for base64's
+/// rounding): the stack buffer a token is decoded into.
+const MAX_TOKEN_BYTES: usize = MAX_TOKEN_LEN / 4 * 3 + 3;
+
+/// The stack buffer a token of up to 128 characters is decoded into (zeroing the large one costs
+/// more than decoding a typical token).
+const SMALL_TOKEN_BYTES: usize = 96;
 
 /// Which side of its row a token points to: it asks for the rows after that row, or before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,64 +103,91 @@ pub const fn fingerprint(sort_order: &str) -> u32 {
 }
 
 /// Writes the token for `cursor`.
-pub fn encode<C: Serialize>(
+pub fn encode<C: CursorValue>(
     fingerprint: u32,
     direction: Direction,
     cursor: &C,
 ) -> Result<String, CursorError> {
-    finish(payload(VERSION, fingerprint, direction, cursor)?)
+    with_payload(VERSION, fingerprint, direction, cursor, |bytes| finish(bytes))
 }
 
 /// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`.
-pub fn decode<C: DeserializeOwned>(
+pub fn decode<C: CursorValue>(
     fingerprint: u32,
     direction: Direction,
     token: &str,
 ) -> Result<C, CursorError> {
-    let bytes = open(token)?;
-    match bytes[0] {
-        VERSION => read(&bytes, fingerprint, direction),
+    open(token, |bytes| match bytes[0] {
+        VERSION => read(bytes, fingerprint, direction),
         byte if byte == VERSION | SIGNED => Err(CursorError::UnexpectedSignature),
         byte => Err(unsupported(byte)),
-    }
+    })
 }
 
-/// The token's bytes before base64: header, then the values.
-fn payload<C: Serialize>(
+/// The token's bytes before base64 (header, then the values), handed to `issue`. They are
+/// written into a buffer kept per thread, so issuing a token allocates only the token itself.
+fn with_payload<C: CursorValue, R>(
     version: u8,
     fingerprint: u32,
     direction: Direction,
     cursor: &C,
-) -> Result<Vec<u8>, CursorError> {
-    let mut bytes = Vec::with_capacity(64);
+    issue: impl FnOnce(&mut Vec<u8>) -> R,
+) -> R {
+    thread_local! {
+        // A `Cell` taken and put back, not a `RefCell`: a `CursorValue` that issued a token while
+        // being written would find it empty and allocate, instead of panicking.
+        static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut bytes = SCRATCH.take();
+    bytes.clear();
     bytes.push(version);
     bytes.extend_from_slice(&fingerprint.to_le_bytes());
     bytes.push(direction.byte());
-    postcard::to_extend(cursor, bytes).map_err(|err| CursorError::InvalidValues(err.to_string()))
-}
-
-/// Base64 of `bytes`, refused when longer than a server accepts.
-fn finish(bytes: Vec<u8>) -> Result<String, CursorError> {
-    let token = URL_SAFE_NO_PAD.encode(bytes);
-    if token.len() > MAX_TOKEN_LEN {
-        return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
+    let mut out = Writer::from_vec(bytes);
+    cursor.write(&mut out);
+    let mut bytes = out.into_bytes();
+    let issued = issue(&mut bytes);
+    // A huge key's buffer is not kept: the next token would not need it.
+    if bytes.capacity() <= MAX_TOKEN_BYTES {
+        SCRATCH.set(bytes);
     }
-    Ok(token)
+    issued
 }
 
-/// The token's bytes: at most [`MAX_TOKEN_LEN`] characters of base64, at least one byte.
-fn open(token: &str) -> Result<Vec<u8>, CursorError> {
+/// Base64 of `bytes`, refused when longer than a server accepts (checked before encoding).
+fn finish(bytes: &[u8]) -> Result<String, CursorError> {
+    let len = bytes.len() / 3 * 4 + [0, 2, 3][bytes.len() % 3];
+    if len > MAX_TOKEN_LEN {
+        return Err(CursorError::TooLong { len, max: MAX_TOKEN_LEN });
+    }
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Hands the token's bytes to `read`: at most [`MAX_TOKEN_LEN`] characters of base64, at least
+/// one byte. They are decoded on the stack, into a buffer as small as the token allows (a typical
+/// token's bytes fit in [`SMALL_TOKEN_BYTES`]).
+fn open<R>(
+    token: &str,
+    read: impl FnOnce(&[u8]) -> Result<R, CursorError>,
+) -> Result<R, CursorError> {
+    fn decoded<'b>(token: &str, buffer: &'b mut [u8]) -> Result<&'b [u8], CursorError> {
+        match URL_SAFE_NO_PAD.decode_slice(token, buffer) {
+            Ok(0) => Err(CursorError::Truncated),
+            Ok(len) => Ok(&buffer[..len]),
+            Err(_) => Err(CursorError::NotBase64),
+        }
+    }
     if token.is_empty() {
         return Err(CursorError::Empty);
     }
     if token.len() > MAX_TOKEN_LEN {
         return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
     }
-    let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| CursorError::NotBase64)?;
-    if bytes.is_empty() {
-        return Err(CursorError::Truncated);
+    if token.len() <= SMALL_TOKEN_BYTES / 3 * 4 {
+        read(decoded(token, &mut [0; SMALL_TOKEN_BYTES])?)
+    } else {
+        read(decoded(token, &mut [0; MAX_TOKEN_BYTES])?)
     }
-    Ok(bytes)
 }
 
 fn unsupported(byte: u8) -> CursorError {
@@ -162,7 +196,7 @@ fn unsupported(byte: u8) -> CursorError {
 
 /// Checks the header after the version byte (the caller checked that, and any signature) and
 /// decodes the values.
-fn read<C: DeserializeOwned>(
+fn read<C: CursorValue>(
     bytes: &[u8],
     fingerprint: u32,
     direction: Direction,
@@ -182,13 +216,13 @@ fn read<C: DeserializeOwned>(
     if found != direction {
         return Err(CursorError::WrongDirection { expected: direction, found });
     }
-    match postcard::take_from_bytes::<C>(values) {
-        Ok((cursor, [])) => Ok(cursor),
-        Ok((_, rest)) => {
-            Err(CursorError::InvalidValues(format!("{} unexpected trailing bytes", rest.len())))
+    let mut input = Reader::new(values);
+    let cursor = C::read(&mut input)?;
+    match input.rest().len() {
+        0 => Ok(cursor),
+        trailing => {
+            Err(CursorError::InvalidValues(format!("{trailing} unexpected trailing bytes")))
         }
-        Err(postcard::Error::DeserializeUnexpectedEnd) => Err(CursorError::Truncated),
-        Err(err) => Err(CursorError::InvalidValues(err.to_string())),
     }
 }
 
@@ -208,7 +242,7 @@ impl Codec {
         Codec { keys: Some(keys.clone()) }
     }
 
-    pub(crate) fn encode<C: Serialize>(
+    pub(crate) fn encode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
@@ -221,7 +255,7 @@ impl Codec {
         encode(fingerprint, direction, cursor)
     }
 
-    pub(crate) fn decode<C: DeserializeOwned>(
+    pub(crate) fn decode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
@@ -261,6 +295,7 @@ mod tests {
     #[test]
     fn a_token_too_long_to_accept_is_not_issued() {
         let long = "x".repeat(MAX_TOKEN_LEN);
+        assert!(encode(1, Direction::After, &"x".repeat(MAX_TOKEN_BYTES - 12)).is_ok());
         assert!(matches!(encode(1, Direction::After, &long), Err(CursorError::TooLong { .. })));
     }
 }

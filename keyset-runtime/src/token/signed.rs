@@ -4,11 +4,12 @@
 use std::fmt;
 
 use hmac::{Hmac, KeyInit, Mac};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use sha2::Sha256;
 
-use super::{finish, open, payload, read, unsupported, CursorError, Direction, SIGNED, VERSION};
+use super::{
+    finish, open, read, unsupported, with_payload, CursorError, CursorValue, Direction, SIGNED,
+    VERSION,
+};
 
 /// Bytes of the HMAC-SHA256 tag a signed token carries: the leftmost 128 bits, as RFC 2104
 /// allows (forging one takes 2^128 guesses), so tokens stay short.
@@ -76,45 +77,47 @@ impl TokenKeys {
     }
 
     /// Writes a signed token for `cursor`, signed with the current key.
-    pub fn encode<C: Serialize>(
+    pub fn encode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
         cursor: &C,
     ) -> Result<String, CursorError> {
-        let mut bytes = payload(VERSION | SIGNED, fingerprint, direction, cursor)?;
-        let tag = sign(&self.current, &bytes);
-        bytes.extend_from_slice(&tag);
-        finish(bytes)
+        with_payload(VERSION | SIGNED, fingerprint, direction, cursor, |bytes| {
+            let tag = sign(&self.current, bytes);
+            bytes.extend_from_slice(&tag);
+            finish(bytes)
+        })
     }
 
     /// Reads a signed token issued with one of these keys for the same `fingerprint` and
     /// `direction`. The signature is checked (in constant time) before anything else is read.
-    pub fn decode<C: DeserializeOwned>(
+    pub fn decode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
         token: &str,
     ) -> Result<C, CursorError> {
-        let bytes = open(token)?;
-        match bytes[0] {
-            byte if byte == VERSION | SIGNED => {}
-            VERSION => return Err(CursorError::MissingSignature),
-            byte => return Err(unsupported(byte)),
-        }
-        let Some(signed_len) = bytes.len().checked_sub(SIGNATURE_LEN) else {
-            return Err(CursorError::Truncated);
-        };
-        let (signed, tag) = bytes.split_at(signed_len);
-        let verifies = |key: &HmacSha256| {
-            let mut mac = key.clone();
-            mac.update(signed);
-            mac.verify_truncated_left(tag).is_ok()
-        };
-        if !std::iter::once(&self.current).chain(&self.previous).any(verifies) {
-            return Err(CursorError::BadSignature);
-        }
-        read(signed, fingerprint, direction)
+        open(token, |bytes| {
+            match bytes[0] {
+                byte if byte == VERSION | SIGNED => {}
+                VERSION => return Err(CursorError::MissingSignature),
+                byte => return Err(unsupported(byte)),
+            }
+            let Some(signed_len) = bytes.len().checked_sub(SIGNATURE_LEN) else {
+                return Err(CursorError::Truncated);
+            };
+            let (signed, tag) = bytes.split_at(signed_len);
+            let verifies = |key: &HmacSha256| {
+                let mut mac = key.clone();
+                mac.update(signed);
+                mac.verify_truncated_left(tag).is_ok()
+            };
+            if !std::iter::once(&self.current).chain(&self.previous).any(verifies) {
+                return Err(CursorError::BadSignature);
+            }
+            read(signed, fingerprint, direction)
+        })
     }
 }
 
@@ -166,7 +169,7 @@ mod tests {
 
     #[test]
     fn every_single_bit_flip_is_refused() {
-        let token = keys().encode(9, Direction::After, &("abc", 7i64)).unwrap();
+        let token = keys().encode(9, Direction::After, &(String::from("abc"), 7i64)).unwrap();
         let bytes = URL_SAFE_NO_PAD.decode(&token).unwrap();
         for at in 0..bytes.len() {
             for bit in 0..8 {

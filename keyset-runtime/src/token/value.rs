@@ -1,0 +1,196 @@
+//! How a cursor's key values are written into a token: [`CursorValue`], a small binary codec
+//! implemented for the types Diesel sorts by.
+//!
+//! Why not serde: a token holds a handful of scalars, and serde's data model would route a
+//! timestamp through chrono's ISO-8601 text form (formatting and parsing it was half the cost of
+//! a token); `#[derive(Serialize, Deserialize)]` on every cursor was also most of the derive's
+//! compile time. Here a timestamp is two integers, an integer a varint, and the generated cursor
+//! impl is one call per field.
+//!
+//! The formats, each self-delimiting so values simply follow each other:
+//!
+//! | type | bytes |
+//! |---|---|
+//! | `u8`, `i8` | the byte |
+//! | `u16`..`u64`, `usize` | LEB128 varint |
+//! | `i16`..`i64`, `isize` | zigzag, then LEB128 varint |
+//! | `u128`, `i128` | 16 bytes, little-endian |
+//! | `bool` | `0` or `1` |
+//! | `f32`, `f64` | the IEEE bits, little-endian (exact: `-0.0` and NaN payloads survive) |
+//! | `String`, `Vec<u8>` | varint length, then the bytes (UTF-8 checked) |
+//! | `Option<T>` | `0`, or `1` then `T` |
+//! | chrono `NaiveDateTime`, `DateTime<Utc>` | zigzag varint seconds since 1970 (UTC), varint nanoseconds |
+//! | chrono `DateTime<FixedOffset>` | as `DateTime<Utc>`, then the offset in seconds (zigzag varint) |
+//! | chrono `NaiveDate` | zigzag varint days since 0001-01-01 |
+//! | chrono `NaiveTime` | varint seconds since midnight, varint nanoseconds |
+//! | `uuid::Uuid` | its 16 bytes |
+//!
+//! Reading never panics and allocates only what the token holds: a length prefix is checked
+//! against the bytes left before anything is allocated. The impls are in `builtin.rs`.
+
+use super::CursorError;
+
+/// A value that can travel in a cursor token: every sort key's type implements it, and so does
+/// the generated `<Model>Cursor` (its fields in order).
+///
+/// Implemented for integers, `bool`, floats, `String`, `Vec<u8>` and `Option<T>`, for chrono's
+/// dates and times with the `chrono` feature and `uuid::Uuid` with the `uuid` feature. For a
+/// type of your own, write it as one of those:
+///
+/// ```
+/// use keyset_runtime::token::{CursorError, CursorValue, Reader, Writer};
+///
+/// /// A newtype id, bound to SQL as its `i64`.
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct PostId(i64);
+///
+/// impl CursorValue for PostId {
+///     fn write(&self, out: &mut Writer) {
+///         self.0.write(out);
+///     }
+///     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+///         i64::read(input).map(PostId)
+///     }
+/// }
+///
+/// let mut out = Writer::default();
+/// PostId(42).write(&mut out);
+/// let bytes = out.into_bytes();
+/// assert_eq!(PostId::read(&mut Reader::new(&bytes)), Ok(PostId(42)));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written into a cursor token",
+    label = "a sort key's type must implement `CursorValue`",
+    note = "integers, bool, floats, String, Vec<u8> and Option<T> are built in; enable keyset-runtime's `chrono` or `uuid` feature for those types",
+    note = "for a type of your own, implement `keyset_runtime::token::CursorValue` by writing it as a built-in type (see its docs)"
+)]
+pub trait CursorValue: Sized {
+    /// Appends the value's bytes.
+    fn write(&self, out: &mut Writer);
+    /// Reads one value written by [`write`](Self::write), consuming exactly its bytes.
+    fn read(input: &mut Reader<'_>) -> Result<Self, CursorError>;
+}
+
+/// The bytes a token's values are written into.
+#[derive(Debug, Default)]
+pub struct Writer {
+    bytes: Vec<u8>,
+}
+
+impl Writer {
+    pub(crate) fn from_vec(bytes: Vec<u8>) -> Self {
+        Writer { bytes }
+    }
+
+    /// The bytes written so far.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// Appends one byte.
+    pub fn byte(&mut self, byte: u8) {
+        self.bytes.push(byte);
+    }
+
+    /// Appends bytes as they are (the reader must know their length).
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Appends an unsigned LEB128 varint: 7 bits per byte, the high bit set on all but the last.
+    pub fn varint(&mut self, mut value: u64) {
+        while value >= 0x80 {
+            self.bytes.push(value as u8 | 0x80);
+            value >>= 7;
+        }
+        self.bytes.push(value as u8);
+    }
+
+    /// Appends a signed integer as a varint of its zigzag form (small magnitudes stay short).
+    pub fn signed(&mut self, value: i64) {
+        self.varint(((value << 1) ^ (value >> 63)) as u64);
+    }
+}
+
+/// The bytes of a token's values, read front to back. Every method fails with
+/// [`CursorError::Truncated`] when the bytes end first.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    /// Reads `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes }
+    }
+
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The next `len` bytes.
+    pub fn take(&mut self, len: usize) -> Result<&'a [u8], CursorError> {
+        if len > self.bytes.len() {
+            return Err(CursorError::Truncated);
+        }
+        let (taken, rest) = self.bytes.split_at(len);
+        self.bytes = rest;
+        Ok(taken)
+    }
+
+    /// The next `N` bytes.
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N], CursorError> {
+        let Some((taken, rest)) = self.bytes.split_first_chunk::<N>() else {
+            return Err(CursorError::Truncated);
+        };
+        self.bytes = rest;
+        Ok(*taken)
+    }
+
+    /// The next byte.
+    pub fn byte(&mut self) -> Result<u8, CursorError> {
+        self.array::<1>().map(|[byte]| byte)
+    }
+
+    /// An unsigned LEB128 varint written by [`Writer::varint`]; more than 64 bits is refused.
+    pub fn varint(&mut self) -> Result<u64, CursorError> {
+        let mut value = 0u64;
+        for (at, &byte) in self.bytes.iter().enumerate().take(10) {
+            let bits = u64::from(byte & 0x7f);
+            // The tenth byte holds bit 63 only.
+            if at == 9 && bits > 1 {
+                break;
+            }
+            value |= bits << (7 * at);
+            if byte < 0x80 {
+                self.bytes = &self.bytes[at + 1..];
+                return Ok(value);
+            }
+        }
+        if self.bytes.len() < 10 && self.bytes.iter().all(|byte| byte >= &0x80) {
+            return Err(CursorError::Truncated);
+        }
+        Err(invalid("a varint longer than 64 bits"))
+    }
+
+    /// A signed integer written by [`Writer::signed`].
+    pub fn signed(&mut self) -> Result<i64, CursorError> {
+        let zigzag = self.varint()?;
+        Ok((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64))
+    }
+
+    /// A length prefix, refused when it claims more bytes than are left.
+    pub(crate) fn len(&mut self) -> Result<usize, CursorError> {
+        match usize::try_from(self.varint()?) {
+            Ok(len) if len <= self.bytes.len() => Ok(len),
+            _ => Err(CursorError::Truncated),
+        }
+    }
+}
+
+/// [`CursorError::InvalidValues`] with `what`.
+pub(crate) fn invalid(what: impl Into<String>) -> CursorError {
+    CursorError::InvalidValues(what.into())
+}
