@@ -1,5 +1,5 @@
 //! MySQL and MariaDB never get a row value (they cannot range-scan it): uniform directions use
-//! the OR expansion with a leading bound too.
+//! the OR expansion too, without the leading bound (their range optimizer needs none).
 
 use diesel::mysql::Mysql;
 use diesel::prelude::*;
@@ -16,7 +16,7 @@ fn uniform_directions_use_the_or_expansion_not_a_row_value() {
     let sql = diesel::debug_query::<Mysql, _>(&after).to_string();
     assert_eq!(
         sql.split(" -- binds: ").next().unwrap(),
-        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`created_at` <= ? AND (`posts`.`created_at` < ? OR \
+        "SELECT `posts`.`id` FROM `posts` WHERE ((`posts`.`created_at` < ? OR \
          (`posts`.`created_at` = ? AND `posts`.`id` < ?))) ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC"
     );
 }

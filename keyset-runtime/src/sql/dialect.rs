@@ -22,6 +22,10 @@ pub trait SeekDialect: Backend {
     /// Whether a page that crosses a nullable leading key's NULL boundary is better fetched as
     /// two index seeks (one per region) than as one predicate with `OR x IS NULL`.
     const SPLIT_NULL_REGIONS: bool;
+    /// Whether the OR expansion needs the redundant bound on the leading key (`c1 <= ? AND
+    /// (..)`) to become an index range. Where the engine builds the ranges from the bare OR, the
+    /// bound only adds planning work.
+    const LEADING_BOUND: bool;
 }
 
 /// SQLite: the OR expansion with a leading bound seeks the leading column and steps through the
@@ -38,6 +42,7 @@ impl SeekDialect for diesel::sqlite::Sqlite {
     const INDEX_NULLS_CLAUSE: bool = false;
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
+    const LEADING_BOUND: bool = true;
 }
 
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
@@ -51,10 +56,15 @@ impl SeekDialect for diesel::pg::Pg {
     const INDEX_NULLS_CLAUSE: bool = true;
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
+    const LEADING_BOUND: bool = true;
 }
 
 /// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row
-/// before the cursor); the OR expansion becomes an exact multi-column range.
+/// before the cursor); the OR expansion becomes an exact multi-column range, and needs no leading
+/// bound to do so. Measured on MariaDB 10.11 (1M rows, ties of 100, prepared statements): a page
+/// after a cursor reads the same 21 index entries as the first page, and all its extra time is
+/// planning (range analysis and index dives); the leading bound adds ranges to analyse, and
+/// leaving it out takes a page from 1.34x to 1.27x the first page's time.
 #[cfg(feature = "mysql")]
 impl SeekDialect for diesel::mysql::Mysql {
     const ROW_VALUES: bool = false;
@@ -66,4 +76,5 @@ impl SeekDialect for diesel::mysql::Mysql {
     // The single predicate with `OR x IS NULL` is a range here, but MariaDB then sorts what it
     // read (filesort, measured: tests/suite/migrations.rs); one seek per region keeps index order.
     const SPLIT_NULL_REGIONS: bool = true;
+    const LEADING_BOUND: bool = false;
 }

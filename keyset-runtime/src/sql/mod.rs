@@ -13,7 +13,8 @@
 //! ```
 //!
 //! Without the leading bound, PostgreSQL and SQLite evaluate the bare OR as a filter over every
-//! row before the cursor, which is slower than OFFSET. Where every key has the same direction,
+//! row before the cursor, which is slower than OFFSET; MySQL and MariaDB build the exact ranges
+//! from the bare OR, so they get it without the bound. Where every key has the same direction,
 //! PostgreSQL seeks a row value `(created_at, id) < (?, ?)` on every column of the index, and
 //! gets it; MySQL and MariaDB cannot range-scan a row value; SQLite keeps the OR expansion too
 //! (see [`SeekDialect`]'s implementations for why).
@@ -160,7 +161,9 @@ where
             self.keys.walk_values(out.reborrow())?;
             out.push_sql(")");
         } else if keys > 1 {
-            if self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)? {
+            if DB::LEADING_BOUND
+                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
+            {
                 out.push_sql(" AND ");
             }
             self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
