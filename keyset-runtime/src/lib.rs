@@ -230,7 +230,7 @@ pub mod sql;
 pub mod token;
 
 pub use error::{CursorError, Error, RequestError};
-pub use fetch::{OneSeek, SeekFetch, SeekLoad, SeekPerNullRegion};
+pub use fetch::{OneSeek, Repeat, SeekFetch, SeekLoad, SeekPerNullRegion, SeekPerTieLevel};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;

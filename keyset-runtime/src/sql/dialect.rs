@@ -26,14 +26,27 @@ pub trait SeekDialect: Backend {
     /// (..)`) to become an index range. Where the engine builds the ranges from the bare OR, the
     /// bound only adds planning work.
     const LEADING_BOUND: bool;
+    /// Whether a page after (or before) a cursor is better fetched as one seek per tie level,
+    /// innermost first, than as one predicate: `k1 = ? AND k2 < ?`, then `k1 < ?` only if the
+    /// page is not yet full (see [`Seek::level`](crate::sql::Seek::level)). Each level is an
+    /// equality prefix plus one range, which an index seeks exactly; a page then costs up to one
+    /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
+    /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).
+    const SEEK_PER_TIE_LEVEL: bool;
 }
 
-/// SQLite: the OR expansion with a leading bound seeks the leading column and steps through the
-/// cursor's tie group, so a page costs at most one tie group more than the first, at any depth.
-/// A row value `(a, b) < (?, ?)` can seek both columns of a non-rowid tiebreaker, but SQLite's
-/// planner then picked an index with the wrong direction on the second column and sorted
-/// (measured: `tests/sqlite/plan.rs` with indexes for both mixed and uniform orders), so the OR
-/// expansion stays.
+/// SQLite: the OR expansion with a leading bound (`a <= ? AND (a < ? OR (a = ? AND b < ?))`)
+/// seeks only the leading column (`SEARCH t USING INDEX idx (a<?)`) and then steps through, and
+/// filters out, every row of the cursor's tie group that precedes the cursor: a page costs
+/// O(tie group), measured 2x the first page with 100 rows per timestamp, and unbounded for a
+/// low-cardinality leading key such as a status. A row value `(a, b) < (?, ?)` seeks both
+/// columns only when the tiebreaker is not the rowid (with `id INTEGER PRIMARY KEY`, the
+/// common schema, the plan is still `(a<?)`), and with several indexes the planner picked one
+/// with the wrong direction on the second column and sorted. What SQLite seeks exactly, rowid or
+/// not, is an equality prefix plus one range, `a = ? AND b < ?` →
+/// `SEARCH t USING INDEX idx (a=? AND b<?)`; so a page is fetched one tie level at a time
+/// ([`SEEK_PER_TIE_LEVEL`](SeekDialect::SEEK_PER_TIE_LEVEL)), each level such a seek, at most
+/// one statement per sort key (pinned: `tests/sqlite/plan.rs`).
 #[cfg(feature = "sqlite")]
 impl SeekDialect for diesel::sqlite::Sqlite {
     const ROW_VALUES: bool = false;
@@ -43,6 +56,7 @@ impl SeekDialect for diesel::sqlite::Sqlite {
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = true;
+    const SEEK_PER_TIE_LEVEL: bool = true;
 }
 
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
@@ -57,6 +71,8 @@ impl SeekDialect for diesel::pg::Pg {
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = true;
+    // The row value already seeks every column: one statement per page.
+    const SEEK_PER_TIE_LEVEL: bool = false;
 }
 
 /// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row
@@ -77,4 +93,7 @@ impl SeekDialect for diesel::mysql::Mysql {
     // read (filesort, measured: tests/suite/migrations.rs); one seek per region keeps index order.
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = false;
+    // MariaDB's range optimizer turns the OR expansion into an exact multi-range (one range per
+    // tie level) within one statement.
+    const SEEK_PER_TIE_LEVEL: bool = false;
 }

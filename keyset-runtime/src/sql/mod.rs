@@ -22,6 +22,7 @@
 
 mod dialect;
 mod keys;
+mod level;
 mod nullable;
 
 use std::marker::PhantomData;
@@ -38,6 +39,7 @@ pub use keys::{
     Asc, Desc, End, Key, KeyShape, KeysAppearOn, LeadingNulls, Region, SeekKeys, SortColumns,
     SortDirection,
 };
+pub use level::{LevelKeys, SeekLevel};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
 use crate::Keyset;
@@ -109,8 +111,21 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
         Seek { region, ..self }
     }
 
-    /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
-    /// them as two seeks.
+    /// One tie level of this seek (see [`SeekLevel`]): level `k` is the rows equal to the cursor
+    /// on the first `k - 1` keys and strictly past it on key `k`, e.g. `created_at = ? AND id < ?`
+    /// for level 2 of `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1,
+    /// fetched in that order, are exactly the rows of the whole seek, in order: what a page runs
+    /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`],
+    /// [`SeekPerTieLevel`](crate::SeekPerTieLevel)). Renders only for models whose keys are all
+    /// non-nullable.
+    ///
+    /// # Panics
+    ///
+    /// When `level` is 0 or greater than the number of sort keys.
+    pub fn level(self, level: usize) -> SeekLevel<M, W> {
+        SeekLevel::new(self.keys, level)
+    }
+
     /// Whether the cursor's value for a nullable leading key is NULL (false without one).
     pub fn leading_is_null<DB: Backend + SeekDialect>(&self) -> bool
     where
@@ -119,6 +134,8 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
         self.keys.leading_is_null()
     }
 
+    /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
+    /// them as two seeks.
     pub(crate) fn splits<DB: Backend + SeekDialect>(&self) -> bool
     where
         M::Keys: SeekKeys<DB>,

@@ -1,0 +1,141 @@
+//! One tie level of a seek: the rows past the cursor that tie with it on the first `level - 1`
+//! keys and are past it on key `level`, e.g. `created_at = ? AND id < ?`.
+//!
+//! "Strictly past the cursor" over keys `k1..kn` is the disjoint union, in the walk's order, of
+//! level `n` (`k1 = c1 AND .. AND k(n-1) = c(n-1) AND kn ≻ cn`), then level `n - 1`, .., then
+//! level 1 (`k1 ≻ c1`). Each level is an equality prefix plus one range: an exact index seek on
+//! every engine, where SQLite seeks only the leading column of the single predicate (see
+//! [`SeekDialect::SEEK_PER_TIE_LEVEL`]). The levels are rendered from the same type-level key
+//! list as the ORDER BY and the single predicate, so they cannot disagree with them.
+//!
+//! Only lists of non-nullable keys have levels ([`LevelKeys`] is not implemented for nullable
+//! keys): `x = NULL` is never true, and a nullable key's NULLs are a region of their own.
+
+use std::marker::PhantomData;
+
+use diesel::backend::Backend;
+use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{Bool, HasSqlType};
+use diesel::{Expression, QueryResult};
+
+use super::keys::{strict_op, End, Key, KeyShape, KeysAppearOn, SeekKeys, SortDirection};
+use super::{SeekDialect, Walk};
+use crate::Keyset;
+
+/// Renders one tie level of a list of non-nullable keys against the cursor's values.
+pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
+    /// `c1 = ? AND c2 < ?` for `level` 2: equal to the cursor on the first `level - 1` keys,
+    /// strictly past it on key `level` (every comparison flipped when `backward`).
+    fn walk_level<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        level: usize,
+    ) -> QueryResult<()>;
+}
+
+impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
+    // Never reached: `Seek::level` checks that the level names a key.
+    fn walk_level<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: usize) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB> + 'static,
+    D: SortDirection,
+    V: ToSql<C::SqlType, DB> + 'static,
+    N: LevelKeys<DB>,
+{
+    fn walk_level<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        level: usize,
+    ) -> QueryResult<()> {
+        if level <= 1 {
+            return self.compare(out, strict_op(D::DESC, backward));
+        }
+        self.compare(out.reborrow(), " = ")?;
+        out.push_sql(" AND ");
+        self.next.walk_level(out, backward, level - 1)
+    }
+}
+
+/// One tie level of a [`Seek`](super::Seek), as a predicate: built by
+/// [`Seek::level`](super::Seek::level).
+pub struct SeekLevel<M: Keyset, W> {
+    keys: M::Keys,
+    level: usize,
+    walk: PhantomData<W>,
+}
+
+impl<M: Keyset, W> SeekLevel<M, W> {
+    pub(super) fn new(keys: M::Keys, level: usize) -> Self {
+        assert!(
+            (1..=<M::Keys as KeyShape>::LEN).contains(&level),
+            "{} has no tie level {level}: levels run from 1 to its number of sort keys",
+            M::SORT_ORDER,
+        );
+        SeekLevel { keys, level, walk: PhantomData }
+    }
+
+    /// Which level this is: 1 for the leading key alone, the number of keys for the innermost.
+    pub fn number(&self) -> usize {
+        self.level
+    }
+}
+
+impl<DB, M, W> QueryFragment<DB> for SeekLevel<M, W>
+where
+    DB: Backend + SeekDialect,
+    M: Keyset,
+    M::Keys: LevelKeys<DB>,
+    W: Walk,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        // Parenthesised as a whole, like `Seek`, so it composes with any user filter.
+        out.push_sql("(");
+        self.keys.walk_level(out.reborrow(), W::BACKWARD, self.level)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+// The SQL depends on the level, a runtime value: Diesel caches the statement by its SQL text.
+impl<M: Keyset + 'static, W: Walk> QueryId for SeekLevel<M, W> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<M: Keyset, W> Expression for SeekLevel<M, W> {
+    type SqlType = Bool;
+}
+
+impl<QS, M: Keyset, W> AppearsOnTable<QS> for SeekLevel<M, W> where M::Keys: KeysAppearOn<QS> {}
+
+impl<M: Keyset, W> ValidGrouping<()> for SeekLevel<M, W> {
+    type IsAggregate = is_aggregate::No;
+}
+
+impl<M: Keyset, W> Clone for SeekLevel<M, W>
+where
+    M::Keys: Clone,
+{
+    fn clone(&self) -> Self {
+        SeekLevel { keys: self.keys.clone(), level: self.level, walk: PhantomData }
+    }
+}
+
+impl<M: Keyset, W> std::fmt::Debug for SeekLevel<M, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeekLevel")
+            .field("sort_order", &M::SORT_ORDER)
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
