@@ -43,6 +43,7 @@ mod props;
 mod walk;
 
 mod hygiene;
+mod levels;
 mod plan;
 mod request;
 mod shared;

@@ -91,3 +91,104 @@ fn both_null_regions_are_index_searches() {
         assert!(plan.iter().any(|step| step.contains("posts_rank")), "{region:?}: {plan:?}");
     }
 }
+
+/// `db::seeded(count)`'s posts, with `posts.id` the rowid (`id INTEGER PRIMARY KEY`, the common
+/// SQLite schema): a row value `(created_at, id) < (?, ?)` cannot seek a rowid tiebreaker.
+fn seeded_with_rowid_ids(count: i64) -> crate::Conn {
+    let mut conn = crate::connect();
+    diesel::sql_query("DROP TABLE posts").execute(&mut conn).unwrap();
+    diesel::sql_query(
+        "CREATE TABLE posts (
+            id INTEGER PRIMARY KEY NOT NULL,
+            author_id BIGINT NOT NULL,
+            created_at TIMESTAMP NOT NULL,
+            score INTEGER NOT NULL,
+            tag TEXT NOT NULL,
+            title TEXT NOT NULL UNIQUE,
+            rank INTEGER,
+            due TIMESTAMP
+        )",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    db::insert_posts(&mut conn, 1..=count);
+    diesel::sql_query("CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)")
+        .execute(&mut conn)
+        .unwrap();
+    diesel::sql_query("CREATE INDEX posts_top ON posts (score ASC, created_at DESC, id ASC)")
+        .execute(&mut conn)
+        .unwrap();
+    diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+    conn
+}
+
+/// The plan of a tie level is one `SEARCH` on `index` (covering or not) constrained by exactly
+/// `constraint`, e.g. `created_at=? AND id<?`: no other step, so no sort.
+fn assert_level_seeks(plan: &[String], index: &str, constraint: &str) {
+    let seeks =
+        |covering| plan == [format!("SEARCH posts USING {covering}INDEX {index} ({constraint})")];
+    assert!(seeks("") || seeks("COVERING "), "expected ({constraint}) on {index}: {plan:?}");
+}
+
+/// With heavy ties on the leading key (13 timestamps, 4 scores over 20 000 rows) and a rowid
+/// tiebreaker, every statement of a deep page, one per tie level, seeks the model's index on its
+/// equality prefix and its range, forward and backward, for uniform and mixed directions. The
+/// single predicate seeks the leading column only and steps through the cursor's tie group:
+/// what `SeekDialect::SEEK_PER_TIE_LEVEL` avoids on SQLite.
+#[test]
+fn every_tie_level_of_a_deep_page_seeks_its_equality_prefix_and_range() {
+    use keyset_tests::models::TopScore;
+
+    let mut conn = seeded_with_rowid_ids(20_000);
+    let query = || posts::table.select(Newest::as_select());
+    let rows = query().order(Newest::order_by()).load(&mut conn).unwrap();
+    let deep = rows[15_000].cursor();
+
+    let single = query().filter(Newest::after(&deep)).order(Newest::order_by()).limit(21);
+    let plan = sqlite_index_seek(&single, &mut conn).unwrap();
+    assert_level_seeks(&plan, "posts_newest", "created_at<?"); // the leading column only
+
+    let after = |level| {
+        query().filter(Newest::after(&deep).level(level)).order(Newest::order_by()).limit(21)
+    };
+    let plan = sqlite_index_seek(&after(2), &mut conn).unwrap();
+    assert_level_seeks(&plan, "posts_newest", "created_at=? AND id<?");
+    let plan = sqlite_index_seek(&after(1), &mut conn).unwrap();
+    assert_level_seeks(&plan, "posts_newest", "created_at<?");
+    let before = |level| {
+        query()
+            .filter(Newest::before(&deep).level(level))
+            .order(Newest::reverse_order_by())
+            .limit(21)
+    };
+    let plan = sqlite_index_seek(&before(2), &mut conn).unwrap();
+    assert_level_seeks(&plan, "posts_newest", "created_at=? AND id>?");
+    let plan = sqlite_index_seek(&before(1), &mut conn).unwrap();
+    assert_level_seeks(&plan, "posts_newest", "created_at>?");
+
+    // Three keys in mixed directions: score ASC, created_at DESC, id ASC.
+    let query = || posts::table.select(TopScore::as_select());
+    let rows = query().order(TopScore::order_by()).load(&mut conn).unwrap();
+    let deep = rows[15_000].cursor();
+    let after = |level| {
+        query().filter(TopScore::after(&deep).level(level)).order(TopScore::order_by()).limit(21)
+    };
+    for (level, constraint) in
+        [(3, "score=? AND created_at=? AND id>?"), (2, "score=? AND created_at<?"), (1, "score>?")]
+    {
+        let plan = sqlite_index_seek(&after(level), &mut conn).unwrap();
+        assert_level_seeks(&plan, "posts_top", constraint);
+    }
+    let before = |level| {
+        query()
+            .filter(TopScore::before(&deep).level(level))
+            .order(TopScore::reverse_order_by())
+            .limit(21)
+    };
+    for (level, constraint) in
+        [(3, "score=? AND created_at=? AND id<?"), (2, "score=? AND created_at>?"), (1, "score<?")]
+    {
+        let plan = sqlite_index_seek(&before(level), &mut conn).unwrap();
+        assert_level_seeks(&plan, "posts_top", constraint);
+    }
+}
