@@ -58,12 +58,17 @@ pub trait Keyset: Sized {
     /// The key list holding `cursor`'s values, for the seek predicate.
     fn keys(cursor: Self::Cursor) -> Self::Keys;
 
-    /// The predicate "rows strictly after `cursor`" in this model's order.
+    /// The predicate "rows strictly after `cursor`" in this model's order, as one SQL predicate
+    /// (the example above), on every backend: the whole of it, for any query. A page loaded with
+    /// [`load_page`](crate::Paginated::load_page) on SQLite runs it one tie level at a time
+    /// instead ([`Seek::level`]), because SQLite seeks only the leading column of the single
+    /// predicate.
     fn after(cursor: &Self::Cursor) -> Seek<Self, Forward> {
         Seek::new(cursor.clone())
     }
 
-    /// The predicate "rows strictly before `cursor`" in this model's order.
+    /// The predicate "rows strictly before `cursor`" in this model's order: the mirror image of
+    /// [`after`](Self::after), tie levels on SQLite included.
     fn before(cursor: &Self::Cursor) -> Seek<Self, Backward> {
         Seek::new(cursor.clone())
     }

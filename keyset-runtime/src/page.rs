@@ -3,7 +3,8 @@
 //!
 //! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
 //! replaces the query's, and one row more than the page is fetched to learn whether another page
-//! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
+//! follows (that row is never returned). On SQLite a page after a cursor may take one query per
+//! sort key instead, each an exact index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel)). Pages before a cursor are fetched in the reverse order
 //! and turned around in memory, so callers always get rows in the model's order.
 
 use diesel::dsl::{CountStar, Limit, Offset, Order, Select};
@@ -242,9 +243,12 @@ impl<Q: Paginate> Paginated<Q> {
         self
     }
 
-    /// Runs the query and returns the page: one query (two when a page crosses the NULL boundary
-    /// of a nullable leading key), fetching one row more than the limit to learn whether a next
-    /// page exists. See the [crate docs](crate) for a walk forward.
+    /// Runs the query and returns the page, fetching one row more than the limit to learn whether
+    /// a next page exists: one query; on SQLite, for a page after (or before) a cursor, up to one
+    /// per sort key, each an index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel): the next
+    /// runs only while the page is short, and a boxed query runs one); two when a page crosses
+    /// the NULL boundary of a nullable leading key. See the [crate docs](crate) for a walk
+    /// forward.
     ///
     /// ```
     /// # use diesel::prelude::*;

@@ -73,7 +73,7 @@
 //!
 //! # `pageInfo`
 //!
-//! One page is one query that fetches one row more than asked, so the flag in the direction of
+//! A page fetches one row more than asked, so the flag in the direction of
 //! travel is exact: `hasNextPage` after `first`, `hasPreviousPage` after `last`. The flag behind
 //! the page is what the spec allows a server to determine cheaply: with `after` (or `before`), a
 //! page lies behind it, since the cursor's row was there when its cursor was issued, so

@@ -1,5 +1,6 @@
-//! The SQL a page runs, pinned: the OR expansion with a leading bound, mirroring the ORDER BY
-//! column by column and direction by direction; the reverse for backward pages; bound values.
+//! The SQL of the building blocks, pinned: the OR expansion with a leading bound, mirroring the
+//! ORDER BY column by column and direction by direction; the reverse for backward pages; bound
+//! values. (What a page after a cursor runs on SQLite, one statement per tie level: `levels.rs`.)
 
 use diesel::prelude::*;
 use diesel::sqlite::Sqlite;

@@ -16,9 +16,12 @@
 //! row before the cursor, which is slower than OFFSET; MySQL and MariaDB build the exact ranges
 //! from the bare OR, so they get it without the bound. Where every key has the same direction,
 //! PostgreSQL seeks a row value `(created_at, id) < (?, ?)` on every column of the index, and
-//! gets it; MySQL and MariaDB cannot range-scan a row value; SQLite keeps the OR expansion too
-//! (see [`SeekDialect`]'s implementations for why).
-//! [`SeekDialect`] lets each backend choose, from the same user code.
+//! gets it; MySQL and MariaDB cannot range-scan a row value. SQLite seeks neither shape on every
+//! column (only the leading one, then it steps through the cursor's tie group), so a page there
+//! is fetched one tie level at a time ([`Seek::level`]: `created_at = ? AND id < ?`, then
+//! `created_at < ?` if the page is not full), each level an exact seek (see [`SeekDialect`]'s
+//! implementations for the plans). [`SeekDialect`] lets each backend choose, from the same user
+//! code.
 
 mod dialect;
 mod keys;
@@ -118,6 +121,36 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
     /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`],
     /// [`SeekPerTieLevel`](crate::SeekPerTieLevel)). Renders only for models whose keys are all
     /// non-nullable.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::Keyset;
+    /// # diesel::table! { posts (id) { id -> BigInt, created_at -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(desc)] created_at: i64, #[sort(desc)] #[tiebreaker] id: i64 }
+    /// let cursor = PostCursor { created_at: 1_700_000_000, id: 42 };
+    /// // What a page after `cursor` runs on SQLite: level 2, then level 1 if the page is short.
+    /// let level = |level| {
+    ///     let query = posts::table
+    ///         .select(posts::id)
+    ///         .filter(Post::after(&cursor).level(level))
+    ///         .order(Post::order_by())
+    ///         .limit(21);
+    ///     diesel::debug_query::<diesel::sqlite::Sqlite, _>(&query).to_string()
+    /// };
+    /// assert_eq!(
+    ///     level(2),
+    ///     "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`created_at` = ? AND `posts`.`id` < ?) \
+    ///      ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC LIMIT ? \
+    ///      -- binds: [1700000000, 42, 21]",
+    /// );
+    /// assert_eq!(
+    ///     level(1),
+    ///     "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`created_at` < ?) \
+    ///      ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC LIMIT ? \
+    ///      -- binds: [1700000000, 21]",
+    /// );
+    /// ```
     ///
     /// # Panics
     ///
