@@ -1,16 +1,19 @@
 //! How the rows past a cursor are fetched: one seek, one seek per tie level on SQLite (see
 //! [`SeekDialect::SEEK_PER_TIE_LEVEL`]), or one seek per NULL region of a nullable leading key
 //! (see [`crate::sql::Region`]). The keys' types decide, at compile time:
-//! [`KeyShape::Fetch`](crate::sql::KeyShape::Fetch).
+//! [`KeyShape::Fetch`](crate::sql::KeyShape::Fetch). [`PageQuery`] runs the query of each page
+//! position, seeks through these strategies.
 
-use diesel::dsl::{Filter, Limit, Order};
+use diesel::dsl::{Filter, Limit, Offset, Order};
 use diesel::internal::table_macro::{BoxedSelectStatement, SelectStatement};
-use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
+use crate::page::{Paginate, Position};
 use crate::sql::{
-    KeyShape, LevelKeys, OrderBy, Region, Seek, SeekDialect, SeekKeys, SeekLevel, Walk,
+    Backward, Forward, KeyShape, LevelKeys, OrderBy, Region, Seek, SeekDialect, SeekKeys,
+    SeekLevel, Walk,
 };
 use crate::Keyset;
 
@@ -204,5 +207,61 @@ where
 impl<'a, ST, QS, DB, GB> Repeat for BoxedSelectStatement<'a, ST, QS, DB, GB> {
     fn again(&self) -> Option<Self> {
         None
+    }
+}
+
+/// The four queries a page may run (first, after, before, last) for a query `Q` on connection
+/// `Conn`. Implemented for every query where Diesel accepts all four; you only meet it in bounds.
+pub trait PageQuery<'query, Conn>: Paginate {
+    /// Loads `limit` rows from `position`, in the walk's order.
+    #[doc(hidden)]
+    fn load_rows(
+        self,
+        position: &Position<<Self::Model as Keyset>::Cursor>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<Self::Model>>;
+}
+
+impl<'query, Conn, Q, M> PageQuery<'query, Conn> for Q
+where
+    Q: Paginate<Model = M>,
+    M: Keyset,
+    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Forward, Conn>,
+    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Backward, Conn>,
+    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
+    Order<Q, OrderBy<M, Forward>>: LimitDsl,
+    Order<Q, OrderBy<M, Backward>>: LimitDsl,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M>,
+{
+    fn load_rows(
+        self,
+        position: &Position<M::Cursor>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<M>> {
+        type Fetch<M> = <<M as Keyset>::Keys as KeyShape>::Fetch;
+        match position {
+            Position::First => {
+                LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit).load(conn)
+            }
+            Position::After(cursor) => {
+                Fetch::<M>::fetch(self, M::after(cursor), M::order_by(), limit, conn)
+            }
+            Position::Before(cursor) => {
+                Fetch::<M>::fetch(self, M::before(cursor), M::reverse_order_by(), limit, conn)
+            }
+            Position::Last => {
+                LimitDsl::limit(OrderDsl::order(self, M::reverse_order_by()), limit).load(conn)
+            }
+            Position::Number(number) => {
+                // Skips the pages before: `limit` is the page size plus the probe row.
+                let offset = i64::from(number - 1) * (limit - 1);
+                let page = LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit);
+                OffsetDsl::offset(page, offset).load(conn)
+            }
+        }
     }
 }

@@ -231,11 +231,13 @@ pub mod sql;
 pub mod token;
 
 pub use error::{CursorError, Error, RequestError};
-pub use fetch::{OneSeek, Repeat, SeekFetch, SeekLoad, SeekPerNullRegion, SeekPerTieLevel};
+pub use fetch::{
+    OneSeek, PageQuery, Repeat, SeekFetch, SeekLoad, SeekPerNullRegion, SeekPerTieLevel,
+};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
-pub use page::{Page, PageQuery, Paginate, Paginated, SelectsModel};
+pub use page::{Page, Paginate, Paginated, SelectsModel};
 pub use request::PageRequest;
 pub use token::Direction;
 #[cfg(feature = "signed")]

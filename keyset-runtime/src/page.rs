@@ -7,16 +7,15 @@
 //! sort key instead, each an exact index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel)). Pages before a cursor are fetched in the reverse order
 //! and turned around in memory, so callers always get rows in the model's order.
 
-use diesel::dsl::{CountStar, Limit, Offset, Order, Select};
+use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::{LimitDsl, OffsetDsl, OrderDsl, SelectDsl};
+use diesel::query_dsl::methods::SelectDsl;
 use diesel::query_dsl::LoadQuery;
-use diesel::{QueryResult, RunQueryDsl, Selectable};
+use diesel::{RunQueryDsl, Selectable};
 use serde::Serialize;
 
-use crate::fetch::SeekFetch;
+use crate::fetch::PageQuery;
 use crate::request::{PageRequest, RequestError, RequestedPosition};
-use crate::sql::{Backward, Forward, KeyShape, OrderBy};
 use crate::token::{Codec, CursorError, Direction};
 use crate::{Error, Keyset};
 
@@ -363,60 +362,4 @@ fn assemble<M: Keyset>(
         prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
         items: rows,
     })
-}
-
-/// The four queries a page may run (first, after, before, last) for a query `Q` on connection
-/// `Conn`. Implemented for every query where Diesel accepts all four; you only meet it in bounds.
-pub trait PageQuery<'query, Conn>: Paginate {
-    /// Loads `limit` rows from `position`, in the walk's order.
-    #[doc(hidden)]
-    fn load_rows(
-        self,
-        position: &Position<<Self::Model as Keyset>::Cursor>,
-        limit: i64,
-        conn: &mut Conn,
-    ) -> QueryResult<Vec<Self::Model>>;
-}
-
-impl<'query, Conn, Q, M> PageQuery<'query, Conn> for Q
-where
-    Q: Paginate<Model = M>,
-    M: Keyset,
-    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Forward, Conn>,
-    <M::Keys as KeyShape>::Fetch: SeekFetch<'query, Q, M, Backward, Conn>,
-    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
-    Order<Q, OrderBy<M, Forward>>: LimitDsl,
-    Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M>,
-{
-    fn load_rows(
-        self,
-        position: &Position<M::Cursor>,
-        limit: i64,
-        conn: &mut Conn,
-    ) -> QueryResult<Vec<M>> {
-        type Fetch<M> = <<M as Keyset>::Keys as KeyShape>::Fetch;
-        match position {
-            Position::First => {
-                LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit).load(conn)
-            }
-            Position::After(cursor) => {
-                Fetch::<M>::fetch(self, M::after(cursor), M::order_by(), limit, conn)
-            }
-            Position::Before(cursor) => {
-                Fetch::<M>::fetch(self, M::before(cursor), M::reverse_order_by(), limit, conn)
-            }
-            Position::Last => {
-                LimitDsl::limit(OrderDsl::order(self, M::reverse_order_by()), limit).load(conn)
-            }
-            Position::Number(number) => {
-                // Skips the pages before: `limit` is the page size plus the probe row.
-                let offset = i64::from(number - 1) * (limit - 1);
-                let page = LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit);
-                OffsetDsl::offset(page, offset).load(conn)
-            }
-        }
-    }
 }

@@ -101,7 +101,8 @@
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{ErrorExtensions, OutputType};
 
-use crate::page::{PageQuery, Paginated, Position};
+use crate::fetch::PageQuery;
+use crate::page::{Paginated, Position};
 use crate::token::{Codec, CursorError, Direction};
 use crate::{Error, Keyset, PageRequest};
 
