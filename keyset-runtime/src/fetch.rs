@@ -187,7 +187,9 @@ where
 /// `Clone`, as their parts usually are, and for boxed queries, which are not `Clone` and so give
 /// no copy: they are paged with the single predicate, as on the other backends.
 ///
-/// For a query type of your own: `again` must give a copy on every call, or on none.
+/// The strategy is picked by the model's type and the backend decides at run time, so paging a
+/// model without nullable keys needs `Repeat` on every backend. For a query type of your own:
+/// `again` must give a copy on every call, or on none.
 pub trait Repeat: Sized {
     /// A copy of the query, to run once more; `None` when it has none.
     fn again(&self) -> Option<Self>;
