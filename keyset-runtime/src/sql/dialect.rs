@@ -71,7 +71,9 @@ impl SeekDialect for diesel::pg::Pg {
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = true;
-    // The row value already seeks every column: one statement per page.
+    // For uniform directions the row value already seeks every column, in one statement. (Mixed
+    // directions keep the OR expansion, which seeks the leading column; levels there, one round
+    // trip each, have not been measured.)
     const SEEK_PER_TIE_LEVEL: bool = false;
 }
 
