@@ -80,7 +80,7 @@ fn a_page_inside_the_cursors_tie_group_is_one_statement_on_both_keys() {
     let query = || posts::table.select(Newest::as_select());
     let all = query().order(Newest::order_by()).load(&mut conn).unwrap();
     let leading: Vec<_> = all.iter().map(|row| row.created_at).collect();
-    // 13 timestamps: about 150 rows per tie group; start 10 rows into the second group.
+    // 13 timestamps: about 150 rows per tie group; start ten rows into the second group.
     let at = group_end(&leading, 0) + 10;
     let (page, statements) = page_around(&mut conn, query, at, true, 20);
     assert_eq!(page.items, all[at + 1..at + 21]);
@@ -165,4 +165,21 @@ fn a_boxed_query_is_one_statement_with_the_single_predicate() {
         ),
         "{statements:#?}"
     );
+}
+
+/// A model with a nullable key has no tie levels (`x = NULL` is never true): with a nullable key
+/// after a non-nullable leading one, a page is one statement with the single predicate, as before.
+#[test]
+fn a_nullable_key_keeps_the_single_predicate() {
+    use keyset_tests::models::ScoreDue;
+
+    let mut conn = db::seeded(2_000);
+    let query = || posts::table.select(ScoreDue::as_select());
+    let all = query().order(ScoreDue::order_by()).load(&mut conn).unwrap();
+    let scores: Vec<_> = all.iter().map(|row| row.score).collect();
+    let at = group_end(&scores, 0) - 5;
+    let (page, statements) = page_around(&mut conn, query, at, true, 20);
+    assert_eq!(page.items, all[at + 1..at + 21]);
+    assert_eq!(statements.len(), 1, "{statements:#?}");
+    assert!(statements[0].contains("WHERE (`posts`.`score` <= ? AND (`posts`.`score` < ? OR"));
 }
