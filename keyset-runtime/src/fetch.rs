@@ -27,6 +27,13 @@ pub struct OneSeek;
 /// first, each limited to the rows still missing: at most one statement per sort key, usually
 /// one. The levels need copies of the query ([`Repeat`]); a query that has none (a boxed query)
 /// is fetched with the single predicate, as on the other backends.
+///
+/// The levels are disjoint, so rows inserted or deleted meanwhile never repeat a row within a
+/// page. The statements are not one snapshot, though: a row whose *sort key* another connection
+/// updates between two of them, from one level into a later one, can be read by both. Where sort
+/// keys are updated concurrently and a page must be exact, load it inside a transaction
+/// (`conn.transaction(|conn| ..load_page(conn))`), which makes SQLite read one snapshot. (The
+/// same holds for the two seeks of [`SeekPerNullRegion`].)
 #[derive(Debug, Clone, Copy)]
 pub struct SeekPerTieLevel;
 
