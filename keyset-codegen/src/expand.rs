@@ -13,12 +13,28 @@ use crate::attr::{Direction, Nulls};
 use crate::index::{Backend, Creation, Index};
 use crate::model::{Model, SortKey};
 
-/// The full expansion of a valid model: the cursor, the trait impl and the static checks.
+/// The full expansion of a valid model: the cursor, the trait impl and the static checks. The
+/// checks share one closure: one body per model for rustc to check, not one per key.
 pub fn expand(model: &Model) -> TokenStream {
     let mut out = items(model, &model.keys.iter().collect::<Vec<_>>());
-    out.extend(model.keys.iter().map(|key| sort_key_type_assertion(model, key)));
-    out.extend(primary_key_assertion(model));
+    let table = &model.table;
+    let key_checks = model.keys.iter().map(|key| sort_key_type_assertion(model, key));
+    let primary_key_check = primary_key_assertion(model);
+    out.extend(quote! {
+        const _: fn() = || {
+            let _ = #table::table;
+            #(#key_checks)*
+            #primary_key_check
+        };
+    });
     out
+}
+
+/// Names the table, so that a wrong `#[diesel(table_name = ..)]` fails there, not deep in the
+/// runtime's types. For the fallback, whose model failed other checks.
+pub fn table_check(model: &Model) -> TokenStream {
+    let table = &model.table;
+    quote!(const _: fn() = || { let _ = #table::table; };)
 }
 
 /// The cursor struct and the `Keyset` impl for the given keys. The fallback calls this too, with
@@ -116,11 +132,6 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
             }
         }
 
-        // Names the table so that a wrong `#[diesel(table_name = ..)]` fails here, not deep in
-        // the runtime's types.
-        const _: fn() = || {
-            let _ = #table::table;
-        };
     }
 }
 
@@ -195,9 +206,7 @@ fn sort_key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
     let column = column_path(&model.table, key);
     let ty = key.ty;
     quote_spanned! {key.ty.span()=>
-        const _: fn() = || {
-            #rt::assert_sort_key_type::<#column, #ty>();
-        };
+        #rt::assert_sort_key_type::<#column, #ty>();
     }
 }
 
@@ -227,11 +236,11 @@ fn primary_key_assertion(model: &Model) -> TokenStream {
         attr.span,
     );
     quote! {
-        const _: fn() = || {
+        {
             type #table_alias = #table::table;
             type #tiebreaker_alias = #primary_key;
             #check
-        };
+        }
     }
 }
 

@@ -16,7 +16,9 @@ pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
         Some(model) if model.generics.params.is_empty() => {
             let keys: Vec<&SortKey> =
                 model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
-            expand::items(model, &keys)
+            let mut out = expand::items(model, &keys);
+            out.extend(expand::table_check(model));
+            out
         }
         // Not a struct with named fields, or a generic one: no key can be trusted, so the names
         // are defined with no keys at all.
