@@ -47,8 +47,15 @@ struct Backend<C> {
     /// The expert's page after a cursor.
     expert: fn(&mut C, &PostCursor) -> Vec<Post>,
     /// The engine's plan of the keyset, expert and primary-key queries: each must be an index seek.
-    plans: fn(&mut C, &PostCursor) -> Vec<(&'static str, Result<Vec<String>, PlanError>)>,
+    plans: fn(&mut C, &PostCursor) -> Vec<NamedPlan>,
 }
+
+/// A query's name and its plan, or why it is not an index seek.
+type NamedPlan = (&'static str, Result<Vec<String>, PlanError>);
+
+/// One depth of the sweep: the depth, then the keyset and OFFSET medians in µs (none when not
+/// measured).
+type DepthRow = (i64, Option<f64>, Option<f64>);
 
 /// Everything measured in this run.
 #[derive(Default)]
@@ -58,7 +65,7 @@ struct Results {
     /// `backend,page,median_us` (interleaved)
     pages_csv: String,
     /// backend → (depth → (keyset, offset)) in µs, for the Markdown table.
-    depth_table: Vec<(&'static str, Vec<(i64, Option<f64>, Option<f64>)>)>,
+    depth_table: Vec<(&'static str, Vec<DepthRow>)>,
     ratios: Ratios,
 }
 

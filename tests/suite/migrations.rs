@@ -102,7 +102,7 @@ fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
     assert_deep_page_uses_its_index!(&mut conn, memberships, Membership, 0.9);
     // A nullable leading key: the page's first query, in the cursor's region, on either side of
     // the boundary (the last 10% of the order are the NULLs).
-    assert!(<<crate::Conn as Connection>::Backend as SeekDialect>::SPLIT_NULL_REGIONS);
+    const { assert!(<<crate::Conn as Connection>::Backend as SeekDialect>::SPLIT_NULL_REGIONS) };
     let values = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(false);
     let nulls = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(true);
     assert_deep_page_uses_its_index!(&mut conn, posts, ByRank, 0.5, Region::Cursor, values);
