@@ -4,8 +4,9 @@
 //! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
 //! replaces the query's, and one row more than the page is fetched to learn whether another page
 //! follows (that row is never returned). On SQLite a page after a cursor may take one query per
-//! sort key instead, each an exact index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel)). Pages before a cursor are fetched in the reverse order
-//! and turned around in memory, so callers always get rows in the model's order.
+//! sort key instead, each an exact index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel)).
+//! Pages before a cursor are fetched in the reverse order and turned around in memory, so callers
+//! always get rows in the model's order.
 
 use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;

@@ -18,10 +18,10 @@
 //! PostgreSQL seeks a row value `(created_at, id) < (?, ?)` on every column of the index, and
 //! gets it; MySQL and MariaDB cannot range-scan a row value. SQLite seeks only the leading column
 //! of the OR expansion (and of a row value too, when the tiebreaker is the rowid), then steps
-//! through the cursor's tie group, so a page there is fetched one tie level at a time ([`Seek::level`]: `created_at = ? AND id < ?`, then
-//! `created_at < ?` if the page is not full), each level an exact seek (see [`SeekDialect`]'s
-//! implementations for the plans). [`SeekDialect`] lets each backend choose, from the same user
-//! code.
+//! through the cursor's tie group, so a page there is fetched one tie level at a time
+//! ([`Seek::level`]: `created_at = ? AND id < ?`, then `created_at < ?` if the page is not full),
+//! each level an exact seek (see [`SeekDialect`]'s implementations for the plans). [`SeekDialect`]
+//! lets each backend choose, from the same user code.
 
 mod dialect;
 mod keys;
