@@ -298,4 +298,16 @@ mod tests {
         assert!(encode(1, Direction::After, &"x".repeat(MAX_TOKEN_BYTES - 12)).is_ok());
         assert!(matches!(encode(1, Direction::After, &long), Err(CursorError::TooLong { .. })));
     }
+
+    /// Tokens at the edge of the small decoding buffer and at the longest accepted length
+    /// round-trip: both buffers are big enough.
+    #[test]
+    fn tokens_of_every_length_round_trip() {
+        for len in 0..MAX_TOKEN_BYTES - 12 {
+            let key = "é".repeat(len / 2) + &"x".repeat(len % 2);
+            let token = encode(7, Direction::Before, &key).unwrap();
+            assert!(token.len() <= MAX_TOKEN_LEN);
+            assert_eq!(decode::<String>(7, Direction::Before, &token), Ok(key), "{len}");
+        }
+    }
 }
