@@ -95,22 +95,13 @@ fn both_null_regions_are_index_searches() {
 /// `db::seeded(count)`'s posts, with `posts.id` the rowid (`id INTEGER PRIMARY KEY`, the common
 /// SQLite schema): a row value `(created_at, id) < (?, ?)` cannot seek a rowid tiebreaker.
 fn seeded_with_rowid_ids(count: i64) -> crate::Conn {
-    let mut conn = crate::connect();
+    // The authors and memberships, then the suite's own `posts` with the rowid as its key.
+    let mut conn = db::seeded(0);
     diesel::sql_query("DROP TABLE posts").execute(&mut conn).unwrap();
-    diesel::sql_query(
-        "CREATE TABLE posts (
-            id INTEGER PRIMARY KEY NOT NULL,
-            author_id BIGINT NOT NULL,
-            created_at TIMESTAMP NOT NULL,
-            score INTEGER NOT NULL,
-            tag TEXT NOT NULL,
-            title TEXT NOT NULL UNIQUE,
-            rank INTEGER,
-            due TIMESTAMP
-        )",
-    )
-    .execute(&mut conn)
-    .unwrap();
+    let posts = keyset_tests::schema::SQLITE_DDL[1];
+    let rowid = posts.replace("id BIGINT PRIMARY KEY", "id INTEGER PRIMARY KEY");
+    assert_ne!(rowid, posts, "the suite's posts table declares `id BIGINT PRIMARY KEY`");
+    diesel::sql_query(rowid).execute(&mut conn).unwrap();
     db::insert_posts(&mut conn, 1..=count);
     diesel::sql_query("CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)")
         .execute(&mut conn)

@@ -83,11 +83,6 @@ impl<M: Keyset, W> SeekLevel<M, W> {
         );
         SeekLevel { keys, level, walk: PhantomData }
     }
-
-    /// Which level this is: 1 for the leading key alone, the number of keys for the innermost.
-    pub fn number(&self) -> usize {
-        self.level
-    }
 }
 
 impl<DB, M, W> QueryFragment<DB> for SeekLevel<M, W>
