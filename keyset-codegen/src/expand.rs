@@ -68,6 +68,18 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
         let ty = key.ty;
         quote_spanned!(ty.span()=> #name: <#ty as #rt::CursorValue>::read(__input)?)
     });
+    // The same call as in `write`, at the same span: a key type without `CursorValue` is then
+    // one error, not two.
+    let key_lengths = keys.iter().map(|key| {
+        let name = key.ident;
+        let ty = key.ty;
+        let shown = name.to_string();
+        let shown = shown.trim_start_matches("r#");
+        let write =
+            quote_spanned!(ty.span()=> <#ty as #rt::CursorValue>::write(&__cursor.#name, __out));
+        quote!((#shown, #rt::encoded_len(|__out| #write)))
+    });
+    let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
     let copy_fields = keys.iter().map(|key| {
         let name = key.ident;
         quote_spanned!(key.ty.span()=> #name: ::core::clone::Clone::clone(&__row.#name))
@@ -118,6 +130,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
             type Keys = #keys_ty;
             const SORT_ORDER: &'static str = #signature;
             const INDEXES: &'static [#rt::IndexDdl] = &[#(#indexes),*];
+            #max_token_len
 
             fn cursor(&self) -> #cursor {
                 <#cursor as ::core::convert::From<&Self>>::from(self)
@@ -129,6 +142,12 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
 
             fn keys(__cursor: #cursor) -> Self::Keys {
                 #values
+            }
+
+            fn key_lengths(
+                __cursor: &#cursor,
+            ) -> ::std::vec::Vec<(&'static str, usize)> {
+                ::std::vec![#(#key_lengths),*]
             }
         }
 

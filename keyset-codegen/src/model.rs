@@ -6,7 +6,9 @@ use proc_macro2::Span;
 use quote::format_ident;
 use syn::{Data, DeriveInput, Field, Fields, Ident, Type, Visibility};
 
-use crate::attr::{self, DieselField, DieselStruct, Direction, Nulls, SortAttr, TiebreakerAttr};
+use crate::attr::{
+    self, DieselField, DieselStruct, Direction, KeysetStruct, Nulls, SortAttr, TiebreakerAttr,
+};
 use crate::ctxt::Ctxt;
 
 /// A struct that derives `Keyset`.
@@ -20,6 +22,8 @@ pub struct Model<'a> {
     pub cursor: Ident,
     /// Sort keys in ORDER BY order (the order of the fields).
     pub keys: Vec<SortKey<'a>>,
+    /// `#[keyset(max_token_len = ..)]`: the longest token of the listing, when not the default.
+    pub max_token_len: Option<usize>,
     /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
@@ -109,6 +113,12 @@ impl<'a> Model<'a> {
             }
         }
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
+        let mut options = KeysetStruct::default();
+        for attr in input.attrs.iter().filter(|a| a.path().is_ident("keyset")) {
+            if let Err(err) = attr::parse_keyset_struct(attr, &mut options) {
+                cx.syn_error(err);
+            }
+        }
 
         let mut unsorted_tiebreaker = false;
         let keys = fields
@@ -122,6 +132,7 @@ impl<'a> Model<'a> {
             table,
             cursor: format_ident!("{}Cursor", input.ident),
             keys,
+            max_token_len: options.max_token_len,
             unsorted_tiebreaker,
         })
     }
@@ -201,6 +212,12 @@ impl<'a> SortKey<'a> {
                         tiebreaker = Some(TiebreakerAttr::unparsed(attr));
                     }
                 }
+            } else if attr.path().is_ident("keyset") {
+                cx.error_spanned_by(
+                    attr,
+                    "`#[keyset(..)]` goes on the struct, not on a field: write \
+                     `#[keyset(max_token_len = 4096)]` above `struct ..`",
+                );
             } else if attr.path().is_ident("diesel") {
                 if let Err(err) = attr::parse_diesel_field(attr, &mut diesel) {
                     cx.syn_error(err);

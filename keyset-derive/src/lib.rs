@@ -29,6 +29,7 @@ use proc_macro::TokenStream;
 /// | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 /// | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 /// | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+/// | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 ///
@@ -69,12 +70,14 @@ use proc_macro::TokenStream;
 ///     or `#[diesel(deserialize_as = ..)]` holds no single column's value to compare.
 /// 11. **Misused attributes**: an unknown or repeated `#[sort(..)]` argument (`#[sort(dsec)]`,
 ///     `#[sort(asc, desc)]`), `#[sort]` without a direction, `#[tiebreaker]` with arguments other
-///     than `unique`, `#[sort]` or `#[tiebreaker]` on the struct or twice on one field.
+///     than `unique`, `#[sort]` or `#[tiebreaker]` on the struct or twice on one field,
+///     `#[keyset(..)]` on a field, with an unknown or repeated option, or a `max_token_len`
+///     outside 64 to 65 536.
 ///
 /// Every mistake of one derive is reported at once, each at the attribute, argument or field at
 /// fault. When there are any, the derive still defines `<Model>Cursor` and the `Keyset` impl, so
 /// that code using them adds no errors of its own.
-#[proc_macro_derive(Keyset, attributes(sort, tiebreaker, diesel))]
+#[proc_macro_derive(Keyset, attributes(sort, tiebreaker, keyset, diesel))]
 pub fn derive_keyset(input: TokenStream) -> TokenStream {
     keyset_codegen::derive_keyset(input.into()).into()
 }

@@ -19,14 +19,32 @@ pub enum Error {
     /// The query failed.
     #[error("database error: {0}")]
     Database(#[from] diesel::result::Error),
+    /// A row of the page has sort keys too long for a token of its listing, so the page's
+    /// cursor cannot be issued: the server's data or configuration, never the client's request.
+    /// Raise the model's limit with `#[keyset(max_token_len = ..)]` (see
+    /// [`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)), or sort by shorter keys.
+    #[error(
+        "cannot issue a cursor for {model}: its key `{key}` takes {key_len} bytes, and the token \
+         would be {len} characters long, over the {max} this listing accepts; raise the limit \
+         with `#[keyset(max_token_len = ..)]` on the model, or sort by a shorter key"
+    )]
+    KeysTooLong {
+        /// The model and its sort order ([`Keyset::SORT_ORDER`](crate::Keyset::SORT_ORDER)).
+        model: &'static str,
+        /// The longest key of the row: its field's name.
+        key: &'static str,
+        /// The bytes that key takes in the token.
+        key_len: usize,
+        /// The length the token would have, in characters.
+        len: usize,
+        /// The most the listing accepts ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)).
+        max: usize,
+    },
 }
 
 impl Error {
-    /// Whether the client sent something invalid (HTTP 400), rather than the server failing.
-    ///
-    /// A cursor that cannot be issued because its keys are too long
-    /// ([`CursorError::TooLong`] while loading a page) is reported as a `Cursor` error too, but is
-    /// the server's: it only arises from keys of over a kilobyte.
+    /// Whether the client sent something invalid (HTTP 400), rather than the server failing
+    /// (a database error, or [`Error::KeysTooLong`]: 500).
     ///
     /// ```
     /// use keyset_runtime::{CursorError, Error, RequestError};

@@ -222,12 +222,14 @@ impl<'a, ST, QS, DB, GB> Repeat for BoxedSelectStatement<'a, ST, QS, DB, GB> {
 /// The four queries a page may run (first, after, before, last) for a query `Q` on connection
 /// `Conn`. Implemented for every query where Diesel accepts all four; you only meet it in bounds.
 pub trait PageQuery<'query, Conn>: Paginate {
-    /// Loads `limit` rows from `position`, in the walk's order.
+    /// Loads `limit` rows from `position`, in the walk's order; a page number's page skips
+    /// `offset` rows first (checked by the caller; 0 for every other position).
     #[doc(hidden)]
     fn load_rows(
         self,
         position: &Position<<Self::Model as Keyset>::Cursor>,
         limit: i64,
+        offset: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<Self::Model>>;
 }
@@ -249,6 +251,7 @@ where
         self,
         position: &Position<M::Cursor>,
         limit: i64,
+        offset: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<M>> {
         type Fetch<M> = <<M as Keyset>::Keys as KeyShape>::Fetch;
@@ -265,9 +268,7 @@ where
             Position::Last => {
                 LimitDsl::limit(OrderDsl::order(self, M::reverse_order_by()), limit).load(conn)
             }
-            Position::Number(number) => {
-                // Skips the pages before: `limit` is the page size plus the probe row.
-                let offset = i64::from(number - 1) * (limit - 1);
+            Position::Number(_) => {
                 let page = LimitDsl::limit(OrderDsl::order(self, M::order_by()), limit);
                 OffsetDsl::offset(page, offset).load(conn)
             }

@@ -65,6 +65,7 @@
 //! | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 //! | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 //! | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+//! | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
 //! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 //! | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 //!
@@ -196,7 +197,14 @@
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model
 //! and its sort order (see [`token`]). A malformed or foreign token is an [`Error::Cursor`]
-//! before any query runs; [`Error::is_client_error`] tells a handler to answer 400.
+//! before any query runs; [`Error::is_client_error`] tells a handler to answer 400. A token is at
+//! most 1024 characters ([`Keyset::MAX_TOKEN_LEN`]; `#[keyset(max_token_len = ..)]` raises it for
+//! long text keys), and a row whose keys would need a longer one is the server's error,
+//! [`Error::KeysTooLong`] (500), not a token the listing would then refuse.
+//!
+//! A page has a `next_cursor` (`prev_cursor`) exactly when a row may lie past (before) it, empty
+//! pages included: a page after a cursor whose rows ahead were all deleted is empty, and its
+//! `prev_cursor` leads back to the last page, since every row left lies behind it.
 //!
 //! With the feature `signed`, `paginate_signed(&request, &keys)` signs the tokens with a server
 //! key (HMAC-SHA256, `token::TokenKeys`, with key rotation), for listings whose key values must
@@ -251,6 +259,13 @@ pub mod __private {
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
     pub use crate::token::{CursorError, CursorValue, Reader, Writer};
     pub use diesel;
+
+    /// The bytes `write` writes into a token: one key's, for [`Keyset::key_lengths`].
+    pub fn encoded_len(write: impl FnOnce(&mut Writer)) -> usize {
+        let mut out = Writer::default();
+        write(&mut out);
+        out.into_bytes().len()
+    }
 
     /// Compiles only when `K` is `T`'s primary key (a column, or a tuple of columns in order).
     pub fn assert_tiebreaker_is_primary_key<T: diesel::Table, K: IsPrimaryKey<T::PrimaryKey>>() {}

@@ -50,6 +50,30 @@ pub trait Keyset: Sized {
     /// the sort keys in order with their directions, and a unique index for a
     /// `#[tiebreaker(unique)]` column.
     const INDEXES: &'static [IndexDdl] = &[];
+    /// The longest token this listing issues and accepts, in characters:
+    /// [`token::MAX_TOKEN_LEN`] (1024) unless the model says `#[keyset(max_token_len = ..)]`.
+    /// A longer token from a client is refused unread ([`CursorError::TooLong`](crate::CursorError::TooLong));
+    /// a row whose keys need a longer one fails its page with
+    /// [`Error::KeysTooLong`](crate::Error::KeysTooLong), the server's error.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::Keyset;
+    /// # diesel::table! { articles (id) { id -> BigInt, title -> Text } }
+    /// /// Sorted by title, which may be long: a token holds it whole.
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[keyset(max_token_len = 4096)]
+    /// struct Article {
+    ///     #[sort(asc)]
+    ///     title: String,
+    ///     #[sort(asc)]
+    ///     #[tiebreaker]
+    ///     id: i64,
+    /// }
+    ///
+    /// assert_eq!(Article::MAX_TOKEN_LEN, 4096);
+    /// ```
+    const MAX_TOKEN_LEN: usize = token::MAX_TOKEN_LEN;
 
     /// The cursor pointing at this row.
     fn cursor(&self) -> Self::Cursor;
@@ -57,6 +81,13 @@ pub trait Keyset: Sized {
     fn columns() -> Self::Columns;
     /// The key list holding `cursor`'s values, for the seek predicate.
     fn keys(cursor: Self::Cursor) -> Self::Keys;
+    /// Each key's field name and the bytes its value takes in a token, in order: what
+    /// [`Error::KeysTooLong`](crate::Error::KeysTooLong) names.
+    #[doc(hidden)]
+    fn key_lengths(cursor: &Self::Cursor) -> Vec<(&'static str, usize)> {
+        let _ = cursor;
+        Vec::new()
+    }
 
     /// The predicate "rows strictly after `cursor`" in this model's order, as one SQL predicate
     /// (the example above), on every backend: the whole of it, for any query. A page loaded with

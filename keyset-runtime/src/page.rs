@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::fetch::PageQuery;
 use crate::request::{PageRequest, RequestError, RequestedPosition};
-use crate::token::{Codec, CursorError, Direction};
+use crate::token::{Anchor, Codec, Direction};
 use crate::{Error, Keyset};
 
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
@@ -102,6 +102,18 @@ impl<C> Position<C> {
     fn is_backward(&self) -> bool {
         matches!(self, Position::Before(_) | Position::Last)
     }
+
+    /// Where a token sent as `direction` starts a page: past its row, or, for a token that marks
+    /// an end of the listing, at that end (the first page after the start, the last before the
+    /// end).
+    pub(crate) fn from_anchor(direction: Direction, anchor: Anchor<C>) -> Self {
+        match (direction, anchor) {
+            (Direction::After, Anchor::Row(cursor)) => Position::After(cursor),
+            (Direction::Before, Anchor::Row(cursor)) => Position::Before(cursor),
+            (Direction::After, Anchor::End) => Position::First,
+            (Direction::Before, Anchor::End) => Position::Last,
+        }
+    }
 }
 
 /// Adds keyset pagination to any Diesel query that selects a [`Keyset`] model with
@@ -146,12 +158,16 @@ pub trait Paginate: Sized {
 pub trait SelectsModel {
     /// The selected model.
     type Model;
+    /// The backend the selection is written for: what lets a call that replaces the selection
+    /// (a count) still infer `Post::as_select()`'s backend from the connection.
+    type Backend: diesel::backend::Backend;
 }
 
 impl<T: Selectable<DB>, DB: diesel::backend::Backend> SelectsModel
     for diesel::dsl::AsSelect<T, DB>
 {
     type Model = T;
+    type Backend = DB;
 }
 
 impl<Q> Paginate for Q
@@ -181,18 +197,17 @@ fn paginate_with<Q: Paginate>(
     request: &PageRequest,
     codec: Codec,
 ) -> Result<Paginated<Q>, Error> {
-    let decode = |direction, token: &str| {
-        codec.decode::<<Q::Model as Keyset>::Cursor>(
-            <Q::Model as Keyset>::FINGERPRINT,
-            direction,
-            token,
-        )
-    };
     let position = match request.position() {
         RequestedPosition::First => Position::First,
         RequestedPosition::Last => Position::Last,
-        RequestedPosition::After(token) => Position::After(decode(Direction::After, token)?),
-        RequestedPosition::Before(token) => Position::Before(decode(Direction::Before, token)?),
+        RequestedPosition::After(token) => Position::from_anchor(
+            Direction::After,
+            codec.read::<Q::Model>(Direction::After, token)?,
+        ),
+        RequestedPosition::Before(token) => Position::from_anchor(
+            Direction::Before,
+            codec.read::<Q::Model>(Direction::Before, token)?,
+        ),
         RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
         RequestedPosition::Number(number) => Position::Number(*number),
     };
@@ -269,11 +284,12 @@ impl<Q: Paginate> Paginated<Q> {
     where
         Q: PageQuery<'query, Conn>,
     {
-        let limit = self.request.effective_limit(self.max_limit)? as usize;
+        let limit = self.request.effective_limit(self.max_limit)?;
+        let offset = offset(&self.position, limit)?;
         // One row more than the page: it tells whether another page follows.
-        let probe = limit as i64 + 1;
-        let rows = self.query.load_rows(&self.position, probe, conn)?;
-        Ok(assemble(rows, self.position, limit, &self.codec)?)
+        let probe = i64::from(limit) + 1;
+        let rows = self.query.load_rows(&self.position, probe, offset, conn)?;
+        assemble(rows, self.position, limit as usize, &self.codec)
     }
 }
 
@@ -321,15 +337,32 @@ impl<Q: Paginate + Clone> Paginated<Q> {
     ///     .paginate(&PageRequest::first(2))?;
     /// assert_eq!(paginated.total_count(&mut conn)?, 3); // of author 7, not of the page
     /// assert_eq!(paginated.load_page(&mut conn)?.items.len(), 2);
+    ///
+    /// // A count alone: the connection says which backend `as_select()` is for.
+    /// let all = posts::table.select(Post::as_select()).paginate(&PageRequest::first(2))?.total_count(&mut conn)?;
+    /// assert_eq!(all, 4);
     /// # Ok::<(), keyset_runtime::Error>(())
     /// ```
     pub fn total_count<'query, Conn>(&self, conn: &mut Conn) -> Result<i64, Error>
     where
-        Q: SelectDsl<CountStar>,
+        Q: Query + SelectDsl<CountStar>,
+        Q::SqlType: SelectsModel,
+        Conn: diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,
         Select<Q, CountStar>: LoadQuery<'query, Conn, i64>,
     {
         Ok(SelectDsl::select(self.query.clone(), diesel::dsl::count_star()).get_result(conn)?)
     }
+}
+
+/// The rows a [page number](PageRequest::page_number) skips: the pages before it. Refused when
+/// it does not fit the `BIGINT` that OFFSET takes, never wrapped around to the first page.
+fn offset<C>(position: &Position<C>, limit: u32) -> Result<i64, RequestError> {
+    let Position::Number(number) = *position else {
+        return Ok(0);
+    };
+    i64::from(number - 1)
+        .checked_mul(i64::from(limit))
+        .ok_or(RequestError::PageNumberTooLarge { number, limit })
 }
 
 /// Turns the fetched rows (one more than `limit` if another page follows, in the walk's order)
@@ -339,7 +372,7 @@ fn assemble<M: Keyset>(
     position: Position<M::Cursor>,
     limit: usize,
     codec: &Codec,
-) -> Result<Page<M>, CursorError> {
+) -> Result<Page<M>, Error> {
     let more = rows.len() > limit;
     rows.truncate(limit);
     if position.is_backward() {
@@ -354,9 +387,12 @@ fn assemble<M: Keyset>(
         Position::Last => (false, more),
         Position::Number(number) => (more, number > 1),
     };
+    // A page with no rows leads on from the end of the listing it lies at: every row behind it
+    // is behind the cursor it was reached from, and none lies past it.
     let issue = |row: Option<&M>, exists: bool, direction| match row {
-        Some(row) if exists => codec.encode(M::FINGERPRINT, direction, &row.cursor()).map(Some),
-        _ => Ok(None),
+        _ if !exists => Ok(None),
+        Some(row) => codec.issue::<M>(direction, Anchor::Row(&row.cursor())).map(Some),
+        None => codec.issue::<M>(direction, Anchor::End).map(Some),
     };
     Ok(Page {
         next_cursor: issue(rows.last(), more_after, Direction::After)?,

@@ -103,7 +103,7 @@ use async_graphql::{ErrorExtensions, OutputType};
 
 use crate::fetch::PageQuery;
 use crate::page::{Paginated, Position};
-use crate::token::{Codec, CursorError, Direction};
+use crate::token::{Anchor, Codec, CursorError, Direction};
 use crate::{Error, Keyset, PageRequest};
 
 /// The validated `first`, `after`, `last` and `before` arguments of a Relay connection field.
@@ -257,18 +257,36 @@ impl ConnectionArgs {
     fn position<M: Keyset>(&self) -> Result<Position<M::Cursor>, CursorError> {
         Ok(match &self.window {
             Window::Forward(None) => Position::First,
-            Window::Forward(Some(token)) => Position::After(self.row::<M>(token)?),
+            Window::Forward(Some(token)) => {
+                Position::from_anchor(Direction::After, self.anchor::<M>(Direction::After, token)?)
+            }
             Window::Backward(None) => Position::Last,
-            Window::Backward(Some(token)) => Position::Before(self.row::<M>(token)?),
+            Window::Backward(Some(token)) => Position::from_anchor(
+                Direction::Before,
+                self.anchor::<M>(Direction::Before, token)?,
+            ),
         })
     }
 
-    /// The row a token names, whichever direction it was issued for: Relay uses one cursor both
-    /// ways.
-    fn row<M: Keyset>(&self, token: &str) -> Result<M::Cursor, CursorError> {
-        match self.codec.decode(M::FINGERPRINT, Direction::After, token) {
-            Err(CursorError::WrongDirection { .. }) => {
-                self.codec.decode(M::FINGERPRINT, Direction::Before, token)
+    /// What a token sent as `direction` names. A row's token reads both ways, whichever
+    /// direction it was issued for: Relay uses one cursor both ways. A REST token of an empty
+    /// page names an end of the listing, and only in its own direction (the start is no place to
+    /// page backward from).
+    fn anchor<M: Keyset>(
+        &self,
+        direction: Direction,
+        token: &str,
+    ) -> Result<Anchor<M::Cursor>, CursorError> {
+        let other = match direction {
+            Direction::After => Direction::Before,
+            Direction::Before => Direction::After,
+        };
+        match self.codec.read::<M>(direction, token) {
+            Err(wrong @ CursorError::WrongDirection { .. }) => {
+                match self.codec.read::<M>(other, token)? {
+                    Anchor::End => Err(wrong),
+                    row => Ok(row),
+                }
             }
             read => read,
         }
@@ -352,7 +370,7 @@ where
     let mut connection = Connection::new(has_previous_page, has_next_page);
     connection.edges.reserve(rows.len());
     for row in rows {
-        let cursor = args.codec.encode(Q::Model::FINGERPRINT, Direction::After, &row.cursor())?;
+        let cursor = args.codec.issue::<Q::Model>(Direction::After, Anchor::Row(&row.cursor()))?;
         connection.edges.push(Edge::new(cursor, node(row)));
     }
     Ok(connection)

@@ -175,6 +175,17 @@ pub enum RequestError {
     /// [`PageRequest::page_number`] was given page 0: pages count from 1.
     #[error("page numbers start at 1")]
     ZeroPageNumber,
+    /// The rows before page `number` of `limit` rows (the page size served, after clamping) are
+    /// more than an OFFSET can skip: a `BIGINT`, at most `i64::MAX`.
+    #[error(
+        "page {number} of {limit} rows lies beyond any table: its OFFSET does not fit a BIGINT"
+    )]
+    PageNumberTooLarge {
+        /// The page number asked for.
+        number: u32,
+        /// The page size served.
+        limit: u32,
+    },
 }
 
 /// The wire form of a request, before its rules are checked.

@@ -2,15 +2,17 @@
 
 use super::Direction;
 
-/// Why a cursor token was refused. Every variant is the client's mistake (HTTP 400), except
-/// [`CursorError::TooLong`] when returned while issuing a token.
+/// Why a cursor token was refused. Every variant is the client's mistake (HTTP 400). (A row too
+/// long to issue a token for is the server's: [`Error::KeysTooLong`](crate::Error::KeysTooLong).)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CursorError {
     /// The token is the empty string.
     #[error("the cursor is empty")]
     Empty,
-    /// The token is longer than [`MAX_TOKEN_LEN`](super::MAX_TOKEN_LEN).
+    /// The token is longer than its listing accepts
+    /// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN), by default
+    /// [`MAX_TOKEN_LEN`](super::MAX_TOKEN_LEN)).
     #[error("the cursor is {len} characters long; at most {max} are accepted")]
     TooLong {
         /// The token's length, in characters.
@@ -21,7 +23,11 @@ pub enum CursorError {
     /// The token is not URL-safe base64 without padding.
     #[error("the cursor is not a token this server issued (not URL-safe base64)")]
     NotBase64,
-    /// The token ends before its header, its values or its signature are complete.
+    /// The string is not a token this server issued: it is too short for a token's header, or
+    /// its header is not this listing's and its first byte is no format version of ours.
+    #[error("the cursor is not a token this server issued")]
+    Malformed,
+    /// The token ends before its values or its signature are complete.
     #[error("the cursor is truncated")]
     Truncated,
     /// The token was written in a format version this server does not read.

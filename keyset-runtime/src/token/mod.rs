@@ -6,8 +6,8 @@
 //! |---|---|
 //! | 1 | format version ([`VERSION`]); its high bit ([`SIGNED`]) marks a signed token |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
-//! | 1 | the [`Direction`] the token was issued for |
-//! | rest | the cursor's key values, each in its [`CursorValue`] form |
+//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row ([`END`]) |
+//! | rest | the cursor's key values, each in its [`CursorValue`] form (none in an end token) |
 //! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
 //!
 //! The values are a compact binary form of their own ([`CursorValue`]: varint integers, a
@@ -22,9 +22,17 @@
 //! ANDed with the query's own filters, so a token can only move the start of a page within rows the
 //! query already allows). Where key values must not be guessable or edited, sign the tokens
 //! (feature `signed`, `TokenKeys`). Decoding never panics; every way a token can be wrong is a
-//! [`CursorError`], which a web handler answers with 400.
+//! [`CursorError`], which a web handler answers with 400. A string whose header is not this
+//! listing's (its fingerprint does not match) is [`CursorError::Malformed`]: only a token that
+//! carries the listing's fingerprint is told about its version or its signature.
+//!
+//! A page with no rows still leads back to the rows behind it: its token marks the end of the
+//! listing it lies at ([`END`]), and reads as the last page (sent as `before`) or the first page
+//! (sent as `after`). Every row behind an empty page is all the rows there are: the page is empty
+//! because none lies ahead of its cursor.
 
 mod builtin;
+mod codec;
 mod error;
 #[cfg(feature = "signed")]
 mod signed;
@@ -34,6 +42,7 @@ use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+pub(crate) use codec::Codec;
 pub use error::CursorError;
 #[cfg(feature = "signed")]
 pub use signed::{KeyTooShort, TokenKeys, SIGNATURE_LEN};
@@ -47,14 +56,22 @@ pub const VERSION: u8 = 2;
 /// signatures refuses a token without it, and one that does not refuses a token with it.
 pub const SIGNED: u8 = 0x80;
 
-/// The longest token accepted, in characters. Tokens whose keys would need more are refused when
-/// issued, with [`CursorError::TooLong`], so a token this library issues is always accepted.
+/// The longest token a listing issues and accepts by default, in characters; a model raises or
+/// lowers its own limit with `#[keyset(max_token_len = ..)]`
+/// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)). A row whose keys would need a longer
+/// token is the server's error ([`Error::KeysTooLong`](crate::Error::KeysTooLong)), found when
+/// its page is loaded, so a token this library issues is always accepted.
 pub const MAX_TOKEN_LEN: usize = 1024;
+
+/// The flag in the direction byte of a token that marks an end of the listing instead of a row:
+/// the start when sent as `after`, the end when sent as `before`. It carries no key values.
+pub const END: u8 = 0b10;
 
 const HEADER_LEN: usize = 6;
 
 /// The most bytes a token of [`MAX_TOKEN_LEN`] characters decodes to (with room for base64's
-/// rounding): the stack buffer a token is decoded into.
+/// rounding): the stack buffer a token is decoded into. A longer token (accepted only by a model
+/// with a higher limit) is decoded into a heap buffer of its own decoded length.
 const MAX_TOKEN_BYTES: usize = MAX_TOKEN_LEN / 4 * 3 + 3;
 
 /// The stack buffer a token of up to 128 characters is decoded into (zeroing the large one costs
@@ -77,6 +94,16 @@ impl Direction {
             Direction::Before => 1,
         }
     }
+}
+
+/// What a token points at: a row, by its key values, or an end of the listing ([`END`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Anchor<C> {
+    /// The row with these key values (which may since have been deleted).
+    Row(C),
+    /// The start of the listing (a token sent as `after`) or its end (sent as `before`): what a
+    /// page with no rows issues to lead back to the rows behind it.
+    End,
 }
 
 impl fmt::Display for Direction {
@@ -102,25 +129,66 @@ pub const fn fingerprint(sort_order: &str) -> u32 {
     (hash ^ (hash >> 32)) as u32
 }
 
-/// Writes the token for `cursor`.
+/// Writes the token for `cursor`, of at most [`MAX_TOKEN_LEN`] characters.
 pub fn encode<C: CursorValue>(
     fingerprint: u32,
     direction: Direction,
     cursor: &C,
 ) -> Result<String, CursorError> {
-    with_payload(VERSION, fingerprint, direction, cursor, |bytes| finish(bytes))
+    Ok(encode_anchor(fingerprint, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
 }
 
-/// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`.
+/// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`, of at most
+/// [`MAX_TOKEN_LEN`] characters. A token that marks an end of the listing (issued by an empty
+/// page) names no row, and is refused here: page with it through [`PageRequest`](crate::PageRequest).
 pub fn decode<C: CursorValue>(
     fingerprint: u32,
     direction: Direction,
     token: &str,
 ) -> Result<C, CursorError> {
-    open(token, |bytes| match bytes[0] {
+    match decode_anchor(fingerprint, MAX_TOKEN_LEN, direction, token)? {
+        Anchor::Row(cursor) => Ok(cursor),
+        Anchor::End => Err(CursorError::InvalidValues(
+            "the token marks an end of the listing, not a row".to_owned(),
+        )),
+    }
+}
+
+/// A token would be `len` characters long, over the `max` its listing accepts: the only way
+/// issuing a token fails.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TooLong {
+    pub(crate) len: usize,
+    pub(crate) max: usize,
+}
+
+impl From<TooLong> for CursorError {
+    fn from(TooLong { len, max }: TooLong) -> Self {
+        CursorError::TooLong { len, max }
+    }
+}
+
+fn encode_anchor<C: CursorValue>(
+    fingerprint: u32,
+    max_len: usize,
+    direction: Direction,
+    anchor: Anchor<&C>,
+) -> Result<String, TooLong> {
+    with_payload(VERSION, fingerprint, direction, anchor, |bytes| finish(bytes, max_len))
+}
+
+fn decode_anchor<C: CursorValue>(
+    fingerprint: u32,
+    max_len: usize,
+    direction: Direction,
+    token: &str,
+) -> Result<Anchor<C>, CursorError> {
+    open(token, max_len, |bytes| match bytes[0] {
         VERSION => read(bytes, fingerprint, direction),
-        byte if byte == VERSION | SIGNED => Err(CursorError::UnexpectedSignature),
-        byte => Err(unsupported(byte)),
+        byte if byte == VERSION | SIGNED => {
+            Err(foreign_or(bytes, fingerprint, CursorError::UnexpectedSignature))
+        }
+        byte => Err(foreign_or(bytes, fingerprint, unsupported(byte))),
     })
 }
 
@@ -130,7 +198,7 @@ fn with_payload<C: CursorValue, R>(
     version: u8,
     fingerprint: u32,
     direction: Direction,
-    cursor: &C,
+    anchor: Anchor<&C>,
     issue: impl FnOnce(&mut Vec<u8>) -> R,
 ) -> R {
     thread_local! {
@@ -142,9 +210,14 @@ fn with_payload<C: CursorValue, R>(
     bytes.clear();
     bytes.push(version);
     bytes.extend_from_slice(&fingerprint.to_le_bytes());
-    bytes.push(direction.byte());
     let mut out = Writer::from_vec(bytes);
-    cursor.write(&mut out);
+    match anchor {
+        Anchor::Row(cursor) => {
+            out.byte(direction.byte());
+            cursor.write(&mut out);
+        }
+        Anchor::End => out.byte(direction.byte() | END),
+    }
     let mut bytes = out.into_bytes();
     let issued = issue(&mut bytes);
     // A huge key's buffer is not kept: the next token would not need it.
@@ -154,20 +227,23 @@ fn with_payload<C: CursorValue, R>(
     issued
 }
 
-/// Base64 of `bytes`, refused when longer than a server accepts (checked before encoding).
-fn finish(bytes: &[u8]) -> Result<String, CursorError> {
+/// Base64 of `bytes`, refused when longer than `max_len`, the most the listing accepts (checked
+/// before encoding).
+fn finish(bytes: &[u8], max_len: usize) -> Result<String, TooLong> {
     let len = bytes.len() / 3 * 4 + [0, 2, 3][bytes.len() % 3];
-    if len > MAX_TOKEN_LEN {
-        return Err(CursorError::TooLong { len, max: MAX_TOKEN_LEN });
+    if len > max_len {
+        return Err(TooLong { len, max: max_len });
     }
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Hands the token's bytes to `read`: at most [`MAX_TOKEN_LEN`] characters of base64, at least
-/// one byte. They are decoded on the stack, into a buffer as small as the token allows (a typical
-/// token's bytes fit in [`SMALL_TOKEN_BYTES`]).
+/// Hands the token's bytes to `read`: at most `max_len` characters of base64, at least one byte.
+/// They are decoded on the stack, into a buffer as small as the token allows (a typical token's
+/// bytes fit in [`SMALL_TOKEN_BYTES`]); only a token longer than [`MAX_TOKEN_LEN`], which a model
+/// with a higher limit accepts, is decoded on the heap, into a buffer of its decoded length.
 fn open<R>(
     token: &str,
+    max_len: usize,
     read: impl FnOnce(&[u8]) -> Result<R, CursorError>,
 ) -> Result<R, CursorError> {
     fn decoded<'b>(token: &str, buffer: &'b mut [u8]) -> Result<&'b [u8], CursorError> {
@@ -180,18 +256,31 @@ fn open<R>(
     if token.is_empty() {
         return Err(CursorError::Empty);
     }
-    if token.len() > MAX_TOKEN_LEN {
-        return Err(CursorError::TooLong { len: token.len(), max: MAX_TOKEN_LEN });
+    if token.len() > max_len {
+        return Err(CursorError::TooLong { len: token.len(), max: max_len });
     }
     if token.len() <= SMALL_TOKEN_BYTES / 3 * 4 {
         read(decoded(token, &mut [0; SMALL_TOKEN_BYTES])?)
-    } else {
+    } else if token.len() <= MAX_TOKEN_LEN {
         read(decoded(token, &mut [0; MAX_TOKEN_BYTES])?)
+    } else {
+        read(decoded(token, &mut vec![0; token.len() / 4 * 3 + 2])?)
     }
 }
 
 fn unsupported(byte: u8) -> CursorError {
     CursorError::UnsupportedVersion { found: byte & !SIGNED, supported: VERSION }
+}
+
+/// `error`, which speaks of a token's version or signature, when the token carries this
+/// listing's fingerprint after its version byte, as every token format does; otherwise the string
+/// is not a token of this listing at all, and its first byte is no version:
+/// [`CursorError::Malformed`].
+fn foreign_or(bytes: &[u8], fingerprint: u32, error: CursorError) -> CursorError {
+    match bytes.get(1..5) {
+        Some(found) if found == fingerprint.to_le_bytes() => error,
+        _ => CursorError::Malformed,
+    }
 }
 
 /// Checks the header after the version byte (the caller checked that, and any signature) and
@@ -200,72 +289,38 @@ fn read<C: CursorValue>(
     bytes: &[u8],
     fingerprint: u32,
     direction: Direction,
-) -> Result<C, CursorError> {
+) -> Result<Anchor<C>, CursorError> {
     let Some((header, values)) = bytes.split_first_chunk::<HEADER_LEN>() else {
-        return Err(CursorError::Truncated);
+        // Too short to carry a fingerprint: nothing says it is a token of ours.
+        return Err(CursorError::Malformed);
     };
     let [_version, f0, f1, f2, f3, dir] = *header;
     if u32::from_le_bytes([f0, f1, f2, f3]) != fingerprint {
         return Err(CursorError::ForeignSortOrder);
     }
-    let found = match dir {
+    let found = match dir & !END {
         0 => Direction::After,
         1 => Direction::Before,
-        other => return Err(CursorError::InvalidValues(format!("unknown direction byte {other}"))),
+        _ => return Err(CursorError::InvalidValues(format!("unknown direction byte {dir}"))),
     };
     if found != direction {
         return Err(CursorError::WrongDirection { expected: direction, found });
     }
+    if dir & END != 0 {
+        return match values.len() {
+            0 => Ok(Anchor::End),
+            trailing => Err(CursorError::InvalidValues(format!(
+                "{trailing} unexpected bytes after an end of the listing"
+            ))),
+        };
+    }
     let mut input = Reader::new(values);
     let cursor = C::read(&mut input)?;
     match input.rest().len() {
-        0 => Ok(cursor),
+        0 => Ok(Anchor::Row(cursor)),
         trailing => {
             Err(CursorError::InvalidValues(format!("{trailing} unexpected trailing bytes")))
         }
-    }
-}
-
-/// How a listing writes and reads its tokens: unsigned (the default), or signed with the
-/// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Codec {
-    #[cfg(feature = "signed")]
-    keys: Option<TokenKeys>,
-}
-
-impl Codec {
-    /// Signed with `keys`: tokens are written signed with the current key, and only signed
-    /// tokens that verify under one of the keys are read.
-    #[cfg(feature = "signed")]
-    pub(crate) fn signed(keys: &TokenKeys) -> Self {
-        Codec { keys: Some(keys.clone()) }
-    }
-
-    pub(crate) fn encode<C: CursorValue>(
-        &self,
-        fingerprint: u32,
-        direction: Direction,
-        cursor: &C,
-    ) -> Result<String, CursorError> {
-        #[cfg(feature = "signed")]
-        if let Some(keys) = &self.keys {
-            return keys.encode(fingerprint, direction, cursor);
-        }
-        encode(fingerprint, direction, cursor)
-    }
-
-    pub(crate) fn decode<C: CursorValue>(
-        &self,
-        fingerprint: u32,
-        direction: Direction,
-        token: &str,
-    ) -> Result<C, CursorError> {
-        #[cfg(feature = "signed")]
-        if let Some(keys) = &self.keys {
-            return keys.decode(fingerprint, direction, token);
-        }
-        decode(fingerprint, direction, token)
     }
 }
 

@@ -7,8 +7,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use super::{
-    finish, open, read, unsupported, with_payload, CursorError, CursorValue, Direction, SIGNED,
-    VERSION,
+    finish, foreign_or, open, read, unsupported, with_payload, Anchor, CursorError, CursorValue,
+    Direction, TooLong, MAX_TOKEN_LEN, SIGNED, VERSION,
 };
 
 /// Bytes of the HMAC-SHA256 tag a signed token carries: the leftmost 128 bits, as RFC 2104
@@ -76,36 +76,66 @@ impl TokenKeys {
         Ok(self)
     }
 
-    /// Writes a signed token for `cursor`, signed with the current key.
+    /// Writes a signed token for `cursor`, signed with the current key, of at most
+    /// [`MAX_TOKEN_LEN`] characters.
     pub fn encode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
         cursor: &C,
     ) -> Result<String, CursorError> {
-        with_payload(VERSION | SIGNED, fingerprint, direction, cursor, |bytes| {
-            let tag = sign(&self.current, bytes);
-            bytes.extend_from_slice(&tag);
-            finish(bytes)
-        })
+        Ok(self.encode_anchor(fingerprint, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
     }
 
     /// Reads a signed token issued with one of these keys for the same `fingerprint` and
-    /// `direction`. The signature is checked (in constant time) before anything else is read.
+    /// `direction`, of at most [`MAX_TOKEN_LEN`] characters. The signature is checked (in
+    /// constant time) before anything else is read. A token that marks an end of the listing
+    /// (issued by an empty page) names no row, and is refused here.
     pub fn decode<C: CursorValue>(
         &self,
         fingerprint: u32,
         direction: Direction,
         token: &str,
     ) -> Result<C, CursorError> {
-        open(token, |bytes| {
+        match self.decode_anchor(fingerprint, MAX_TOKEN_LEN, direction, token)? {
+            Anchor::Row(cursor) => Ok(cursor),
+            Anchor::End => Err(CursorError::InvalidValues(
+                "the token marks an end of the listing, not a row".to_owned(),
+            )),
+        }
+    }
+
+    pub(crate) fn encode_anchor<C: CursorValue>(
+        &self,
+        fingerprint: u32,
+        max_len: usize,
+        direction: Direction,
+        anchor: Anchor<&C>,
+    ) -> Result<String, TooLong> {
+        with_payload(VERSION | SIGNED, fingerprint, direction, anchor, |bytes| {
+            let tag = sign(&self.current, bytes);
+            bytes.extend_from_slice(&tag);
+            finish(bytes, max_len)
+        })
+    }
+
+    pub(crate) fn decode_anchor<C: CursorValue>(
+        &self,
+        fingerprint: u32,
+        max_len: usize,
+        direction: Direction,
+        token: &str,
+    ) -> Result<Anchor<C>, CursorError> {
+        open(token, max_len, |bytes| {
             match bytes[0] {
                 byte if byte == VERSION | SIGNED => {}
-                VERSION => return Err(CursorError::MissingSignature),
-                byte => return Err(unsupported(byte)),
+                VERSION => {
+                    return Err(foreign_or(bytes, fingerprint, CursorError::MissingSignature))
+                }
+                byte => return Err(foreign_or(bytes, fingerprint, unsupported(byte))),
             }
             let Some(signed_len) = bytes.len().checked_sub(SIGNATURE_LEN) else {
-                return Err(CursorError::Truncated);
+                return Err(foreign_or(bytes, fingerprint, CursorError::Truncated));
             };
             let (signed, tag) = bytes.split_at(signed_len);
             let verifies = |key: &HmacSha256| {
@@ -114,7 +144,7 @@ impl TokenKeys {
                 mac.verify_truncated_left(tag).is_ok()
             };
             if !std::iter::once(&self.current).chain(&self.previous).any(verifies) {
-                return Err(CursorError::BadSignature);
+                return Err(foreign_or(bytes, fingerprint, CursorError::BadSignature));
             }
             read(signed, fingerprint, direction)
         })

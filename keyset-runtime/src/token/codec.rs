@@ -1,0 +1,65 @@
+//! [`Codec`]: how one listing writes and reads its tokens, for a model's cursors.
+
+#[cfg(feature = "signed")]
+use super::TokenKeys;
+use super::{decode_anchor, encode_anchor, Anchor, CursorError, Direction, TooLong};
+use crate::{Error, Keyset};
+
+/// How a listing writes and reads its tokens: unsigned (the default), or signed with the
+/// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
+/// tokens are those of one model: its fingerprint, and at most its
+/// [`MAX_TOKEN_LEN`](Keyset::MAX_TOKEN_LEN) characters, both ways.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Codec {
+    #[cfg(feature = "signed")]
+    keys: Option<TokenKeys>,
+}
+
+impl Codec {
+    /// Signed with `keys`: tokens are written signed with the current key, and only signed
+    /// tokens that verify under one of the keys are read.
+    #[cfg(feature = "signed")]
+    pub(crate) fn signed(keys: &TokenKeys) -> Self {
+        Codec { keys: Some(keys.clone()) }
+    }
+
+    /// The token of `anchor` for model `M`'s listing. A row whose keys need a token longer than
+    /// the listing accepts is the server's error, [`Error::KeysTooLong`], naming the longest key:
+    /// a token the listing would refuse is never issued.
+    pub(crate) fn issue<M: Keyset>(
+        &self,
+        direction: Direction,
+        anchor: Anchor<&M::Cursor>,
+    ) -> Result<String, Error> {
+        #[cfg(feature = "signed")]
+        if let Some(keys) = &self.keys {
+            let issued = keys.encode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, anchor);
+            return issued.map_err(|error| too_long::<M>(error, anchor));
+        }
+        encode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, anchor)
+            .map_err(|error| too_long::<M>(error, anchor))
+    }
+
+    /// Reads a token sent to model `M`'s listing as `direction` (`after` or `before`).
+    pub(crate) fn read<M: Keyset>(
+        &self,
+        direction: Direction,
+        token: &str,
+    ) -> Result<Anchor<M::Cursor>, CursorError> {
+        #[cfg(feature = "signed")]
+        if let Some(keys) = &self.keys {
+            return keys.decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token);
+        }
+        decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token)
+    }
+}
+
+/// The server's error for a row too long to issue a token for, naming its longest key.
+fn too_long<M: Keyset>(TooLong { len, max }: TooLong, anchor: Anchor<&M::Cursor>) -> Error {
+    let lengths = match anchor {
+        Anchor::Row(cursor) => M::key_lengths(cursor),
+        Anchor::End => Vec::new(),
+    };
+    let (key, key_len) = lengths.into_iter().max_by_key(|&(_, len)| len).unwrap_or(("", 0));
+    Error::KeysTooLong { model: M::SORT_ORDER, key, key_len, len, max }
+}
