@@ -16,6 +16,7 @@ use keyset_runtime::token::{self, Direction, TokenKeys, MAX_TOKEN_LEN, SIGNED, V
 use keyset_runtime::Keyset;
 use keyset_tests::models::{
     ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor,
+    TitleLongTokens,
 };
 use proptest::prelude::*;
 
@@ -144,6 +145,51 @@ fn tokens_over_the_limit_are_refused_before_decoding() {
     let long = "A".repeat(64 * MAX_TOKEN_LEN);
     let size = allocated_by::<NewestCursor>(Newest::FINGERPRINT, &long);
     assert_eq!(size, 0, "bytes allocated to refuse an over-long token");
+}
+
+/// A model whose limit is raised past [`MAX_TOKEN_LEN`] decodes its long tokens on the heap, into
+/// a buffer of the token's decoded length: the bytes `paginate` holds stay within a small multiple
+/// of the token's length (the buffer, the key, and the request's copy of the token), whatever its
+/// length prefix claims.
+#[test]
+fn a_raised_limit_keeps_decoding_bounded_by_the_token() {
+    use diesel::prelude::*;
+    use keyset_runtime::{PageRequest, Paginate};
+    type Query = diesel::dsl::Select<
+        keyset_tests::schema::posts::table,
+        diesel::dsl::AsSelect<TitleLongTokens, diesel::sqlite::Sqlite>,
+    >;
+    let paginate = |token: &str| {
+        let request = PageRequest::after(token, 5);
+        let query: Query = keyset_tests::schema::posts::table.select(TitleLongTokens::as_select());
+        LIVE.with(|live| live.set(0));
+        PEAK.with(|peak| peak.set(0));
+        let result = query.paginate(&request).map(|_| ());
+        (result, PEAK.with(Cell::get) as usize)
+    };
+    let title = "é".repeat(3000);
+    let token = token::encode(1, Direction::After, &(title.clone(),)).err();
+    assert!(token.is_some(), "too long for the default limit");
+    // Issued by a page of the model; here written by hand with the model's fingerprint.
+    let mut bytes = vec![VERSION];
+    bytes.extend_from_slice(&TitleLongTokens::FINGERPRINT.to_le_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(&varint(title.len() as u64));
+    bytes.extend_from_slice(title.as_bytes());
+    let token = URL_SAFE_NO_PAD.encode(&bytes);
+    assert!(token.len() > MAX_TOKEN_LEN && token.len() <= TitleLongTokens::MAX_TOKEN_LEN);
+    let (result, held) = paginate(&token);
+    assert!(result.is_ok(), "{result:?}");
+    assert!(held <= 3 * token.len(), "{held} bytes held for a token of {}", token.len());
+    for claimed in [u64::MAX >> 1, 1 << 40, 10_000] {
+        let mut bytes = bytes[..6].to_vec();
+        bytes.extend_from_slice(&varint(claimed));
+        bytes.resize(TitleLongTokens::MAX_TOKEN_LEN * 3 / 4, b'x');
+        let token = URL_SAFE_NO_PAD.encode(&bytes);
+        let (result, held) = paginate(&token);
+        assert!(result.is_err());
+        assert!(held <= 3 * token.len(), "{held} bytes held for a token of {}", token.len());
+    }
 }
 
 /// `values` behind a valid header for `fingerprint`.

@@ -29,6 +29,10 @@ mod compose;
 mod concurrent;
 #[path = "../suite/db.rs"]
 mod db;
+#[path = "../suite/edge_props.rs"]
+mod edge_props;
+#[path = "../suite/edges.rs"]
+mod edges;
 #[path = "../suite/hostile.rs"]
 mod hostile;
 #[path = "../suite/jump.rs"]

@@ -100,7 +100,8 @@ fn malformed_tokens_give_typed_errors() {
         cursor_error(&long),
         CursorError::TooLong { len: MAX_TOKEN_LEN + 1, max: MAX_TOKEN_LEN }
     );
-    assert_eq!(cursor_error(&raw(&[VERSION, 1, 2])), CursorError::Truncated);
+    // Too short for a header: nothing says it is a token of ours.
+    assert_eq!(cursor_error(&raw(&[VERSION, 1, 2])), CursorError::Malformed);
 
     let valid = URL_SAFE_NO_PAD.decode(valid_token()).unwrap();
     assert_eq!(cursor_error(&raw(&valid[..valid.len() - 1])), CursorError::Truncated);
@@ -113,6 +114,31 @@ fn malformed_tokens_give_typed_errors() {
         cursor_error(&raw(&version)),
         CursorError::UnsupportedVersion { found: 0, supported: VERSION }
     );
+}
+
+/// What clients send by mistake (`?after=oops`, a stringified `null`, a page number) is a
+/// malformed cursor. Only a string that carries this listing's header is told about versions or
+/// signatures; `oops` used to read as "format version 34".
+#[test]
+fn junk_is_a_malformed_cursor_and_never_a_version() {
+    for junk in ["oops", "null", "None", "abc", "AAAA", "1", "42", "test1234", "page-2", "x_y-z0"] {
+        let error = cursor_error(junk);
+        assert!(
+            matches!(error, CursorError::Malformed | CursorError::NotBase64),
+            "{junk:?}: {error}"
+        );
+        assert!(!error.to_string().contains("version"), "{junk:?}: {error}");
+    }
+    // A token of this listing in another format version is told so.
+    let mut bytes = URL_SAFE_NO_PAD.decode(valid_token()).unwrap();
+    bytes[0] = VERSION + 1;
+    assert_eq!(
+        cursor_error(&raw(&bytes)),
+        CursorError::UnsupportedVersion { found: VERSION + 1, supported: VERSION }
+    );
+    // Any version byte before another listing's fingerprint is no version at all.
+    bytes[1] ^= 0xff;
+    assert_eq!(cursor_error(&raw(&bytes)), CursorError::Malformed);
 }
 
 #[test]

@@ -33,13 +33,13 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use crate::{connect, Conn};
 
 /// Rows per generated table: small, so thousands of cases stay fast; ties make them dense.
-const MAX_ROWS: usize = 40;
+pub(crate) const MAX_ROWS: usize = 40;
 /// Steps per random walk.
-const MAX_STEPS: usize = 16;
+pub(crate) const MAX_STEPS: usize = 16;
 
 /// Text keys: case, accents, ligatures, a trailing space, an empty string, 4-byte characters and
 /// quotes, which collations order (and tie) differently from bytes.
-const TEXTS: &[&str] = &[
+pub(crate) const TEXTS: &[&str] = &[
     "a",
     "A",
     "á",
@@ -84,7 +84,10 @@ fn config() -> Config {
 }
 
 /// Runs `test` on `strategy`'s values with one connection for the whole run.
-fn run<S: Strategy>(strategy: S, test: impl Fn(&mut Conn, S::Value) -> Result<(), TestCaseError>) {
+pub(crate) fn run<S: Strategy>(
+    strategy: S,
+    test: impl Fn(&mut Conn, S::Value) -> Result<(), TestCaseError>,
+) {
     let conn = RefCell::new(connect());
     diesel::insert_into(authors::table)
         .values(
@@ -149,7 +152,7 @@ fn post() -> impl Strategy<Value = NewPost> {
 }
 
 /// A table of posts with distinct ids.
-fn table() -> impl Strategy<Value = Vec<NewPost>> {
+pub(crate) fn table() -> impl Strategy<Value = Vec<NewPost>> {
     prop::collection::vec(post(), 0..=MAX_ROWS).prop_map(|mut rows| {
         rows.sort_by_key(|row| row.id);
         rows.dedup_by_key(|row| row.id);
@@ -165,7 +168,7 @@ fn steps() -> impl Strategy<Value = Vec<(Op, u32)>> {
 }
 
 /// Replaces the posts with `rows`.
-fn fill(conn: &mut Conn, rows: &[NewPost]) {
+pub(crate) fn fill(conn: &mut Conn, rows: &[NewPost]) {
     diesel::delete(posts::table).execute(conn).expect("empty posts");
     if !rows.is_empty() {
         diesel::insert_into(posts::table).values(rows).execute(conn).expect("insert posts");
@@ -242,7 +245,7 @@ where
 
 /// Loads the model's rows unordered and sorts them with `cmp`: the oracle for keys Rust orders
 /// as every engine does (integers, timestamps, NULL placement).
-fn sorted<M, Q>(conn: &mut Conn, query: Q, cmp: impl Fn(&M, &M) -> Ordering) -> Vec<M>
+pub(crate) fn sorted<M, Q>(conn: &mut Conn, query: Q, cmp: impl Fn(&M, &M) -> Ordering) -> Vec<M>
 where
     Q: diesel::query_dsl::LoadQuery<'static, Conn, M>,
 {

@@ -90,6 +90,33 @@ pub struct ByUniqueTitle {
     pub id: i64,
 }
 
+/// Titles as the only key, with the shortest token limit the derive takes (64 characters): a
+/// title of more than 41 bytes does not fit in one of its tokens.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(max_token_len = 64)]
+pub struct TitleShortTokens {
+    #[sort(asc)]
+    #[tiebreaker(unique)]
+    pub title: String,
+    pub id: i64,
+}
+
+/// The longest title a [`TitleShortTokens`] token holds: 6 header bytes, a 1-byte length and
+/// the title make at most 48 bytes, 64 characters of base64.
+pub const SHORT_TOKEN_TITLE_BYTES: usize = 41;
+
+/// Titles as the only key, with a raised token limit: long titles travel in its tokens.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(max_token_len = 8192)]
+pub struct TitleLongTokens {
+    #[sort(asc)]
+    #[tiebreaker(unique)]
+    pub title: String,
+    pub id: i64,
+}
+
 /// A nullable leading key, descending, NULLs after the values.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
