@@ -179,6 +179,24 @@ async fn zero_counts_return_no_edges_and_still_say_what_lies_beyond() {
     assert_eq!(table(&db).len(), 10);
 }
 
+/// Every row after the second page deleted: the page after it has no edges and no cursors, says
+/// rows lie behind it, and `last` reads them.
+#[tokio::test]
+async fn an_emptied_page_says_rows_lie_behind_and_last_reads_them() {
+    let (db, schema) = start(30);
+    let page1 = posts(&schema, json!({ "first": 10 })).await;
+    let page2 = posts(&schema, json!({ "first": 10, "after": page1.end })).await;
+    for id in &table(&db)[20..] {
+        assert!(db.with(|conn| conn.delete(*id)).expect("delete"));
+    }
+    let empty = posts(&schema, json!({ "first": 10, "after": page2.end })).await;
+    assert!(empty.ids.is_empty() && empty.start.is_none() && empty.end.is_none());
+    assert!(empty.has_previous && !empty.has_next);
+    let back = posts(&schema, json!({ "last": 10 })).await;
+    assert_eq!(back.ids, page2.ids);
+    assert!(back.has_previous && !back.has_next);
+}
+
 #[tokio::test]
 async fn counts_are_clamped_to_100() {
     let (_db, schema) = start(150);

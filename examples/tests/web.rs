@@ -178,6 +178,23 @@ async fn before_the_prev_cursor_is_the_page_before() {
     assert_eq!(last.items, table(&db)[90..]);
 }
 
+/// A client that was shown the page before every remaining row was deleted is not stuck: the
+/// empty page after it has a `prev_cursor`, which leads back over what is left.
+#[tokio::test]
+async fn an_emptied_page_leads_back_over_http() {
+    let (db, server) = start(30).await;
+    let page1 = page(&server, "/posts?limit=10").await;
+    let page2 = page(&server, &format!("/posts?limit=10&after={}", page1.next.unwrap())).await;
+    for item in &table(&db)[20..] {
+        assert!(db.with(|conn| conn.delete(item.id)).expect("delete"));
+    }
+    let empty = page(&server, &format!("/posts?limit=10&after={}", page2.next.unwrap())).await;
+    assert!(empty.items.is_empty() && empty.next.is_none());
+    let back = page(&server, &format!("/posts?limit=10&before={}", empty.prev.unwrap())).await;
+    assert_eq!(back.items, page2.items);
+    assert_eq!(back.next, None, "nothing lies past the rows left");
+}
+
 /// Every invalid request is a 400 whose body is `{"error": ".."}` saying what is wrong.
 #[tokio::test]
 async fn bad_requests_are_400_with_a_json_error() {

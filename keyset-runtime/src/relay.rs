@@ -81,6 +81,11 @@
 //! list, and the flag is `false`. The one inexact case: when the cursor's row and every row behind
 //! it have been deleted since, the flag still says `true`, and the page it leads to is empty.
 //!
+//! A page with no edges has no `startCursor` or `endCursor` to page on from. After a cursor whose
+//! rows ahead were all deleted, `hasPreviousPage` is `true` and every row left lies behind the
+//! page: `last: n` without `before` reads them (and `first: n` without `after` mirrors it for an
+//! emptied `before` page). A REST page's tokens, an empty page's included, are accepted too.
+//!
 //! # Arguments
 //!
 //! | arguments | page |
