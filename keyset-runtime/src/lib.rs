@@ -179,8 +179,8 @@
 //! A predicate with `OR x IS NULL` on the leading key would scan every row before the cursor on
 //! PostgreSQL and SQLite, and be followed by a sort on MariaDB, so on every backend a page that
 //! reaches the NULL boundary is fetched as two index seeks, one per side, the second only when the
-//! first leaves the page short ([`SeekPerNullRegion`]); this needs the query to be `Clone` (boxed
-//! queries are not). Give the index the
+//! first leaves the page short; a boxed query, which cannot run twice ([`Repeat`]), is fetched
+//! with the single predicate instead. Give the index the
 //! same placement: `CREATE INDEX .. (due ASC NULLS LAST, id ASC)` on PostgreSQL; SQLite, MySQL and
 //! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
 //! first ascending, last descending); for the other one the first and last pages sort.
@@ -225,28 +225,30 @@
 
 #![warn(missing_docs)]
 
+mod driver;
 mod error;
-mod fetch;
+mod machine;
 pub mod migration;
 mod model;
 mod page;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod plan;
+mod position;
 #[cfg(feature = "async-graphql")]
 pub mod relay;
 mod request;
 pub mod sql;
+mod strategy;
 pub mod token;
 
+pub use driver::PageQuery;
 pub use error::{CursorError, Error, RequestError};
-pub use fetch::{
-    OneSeek, PageQuery, Repeat, SeekFetch, SeekLoad, SeekPerNullRegion, SeekPerTieLevel,
-};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
 pub use page::{Page, Paginate, Paginated, SelectsModel};
 pub use request::PageRequest;
+pub use strategy::Repeat;
 pub use token::Direction;
 #[cfg(feature = "signed")]
 pub use token::TokenKeys;

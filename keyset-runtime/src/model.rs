@@ -40,7 +40,7 @@ pub trait Keyset: Sized {
     /// The sort keys' columns and directions, as a type-level list.
     type Columns: KeyShape;
     /// The same list holding a cursor's values.
-    type Keys: KeyShape;
+    type Keys: crate::strategy::FetchShape;
     /// The model and its sort order in words, e.g. `Post(posts: created_at DESC, id DESC)`.
     const SORT_ORDER: &'static str;
     /// A hash of [`SORT_ORDER`](Self::SORT_ORDER) carried in every token, so that a token issued

@@ -4,7 +4,7 @@
 //! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
 //! replaces the query's, and one row more than the page is fetched to learn whether another page
 //! follows (that row is never returned). On SQLite a page after a cursor may take one query per
-//! sort key instead, each an exact index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel)).
+//! sort key instead, each an exact index seek (one per tie level, see [`Seek::level`](crate::sql::Seek::level)).
 //! Pages before a cursor are fetched in the reverse order and turned around in memory, so callers
 //! always get rows in the model's order.
 
@@ -15,9 +15,11 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{RunQueryDsl, Selectable};
 use serde::Serialize;
 
-use crate::fetch::PageQuery;
+use crate::driver::PageQuery;
+use crate::position::Position;
 use crate::request::{PageRequest, RequestError, RequestedPosition};
-use crate::token::{Anchor, Codec, Direction};
+use crate::strategy::Repeat;
+use crate::token::{Codec, Direction};
 use crate::{Error, Keyset};
 
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
@@ -82,36 +84,6 @@ impl<T> Page<T> {
             items: self.items.into_iter().map(f).collect(),
             next_cursor: self.next_cursor,
             prev_cursor: self.prev_cursor,
-        }
-    }
-}
-
-/// Where a page starts, with its cursor decoded. (Named in [`PageQuery`] only; not exported.)
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Position<C> {
-    First,
-    After(C),
-    Before(C),
-    Last,
-    /// Page `n` (from 1) of the model's order, by OFFSET.
-    Number(u32),
-}
-
-impl<C> Position<C> {
-    fn is_backward(&self) -> bool {
-        matches!(self, Position::Before(_) | Position::Last)
-    }
-
-    /// Where a token sent as `direction` starts a page: past its row, or, for a token that marks
-    /// an end of the listing, at that end (the first page after the start, the last before the
-    /// end).
-    pub(crate) fn from_anchor(direction: Direction, anchor: Anchor<C>) -> Self {
-        match (direction, anchor) {
-            (Direction::After, Anchor::Row(cursor)) => Position::After(cursor),
-            (Direction::Before, Anchor::Row(cursor)) => Position::Before(cursor),
-            (Direction::After, Anchor::End) => Position::First,
-            (Direction::Before, Anchor::End) => Position::Last,
         }
     }
 }
@@ -260,7 +232,7 @@ impl<Q: Paginate> Paginated<Q> {
 
     /// Runs the query and returns the page, fetching one row more than the limit to learn whether
     /// a next page exists: one query; on SQLite, for a page after (or before) a cursor, up to one
-    /// per sort key, each an index seek ([`SeekPerTieLevel`](crate::SeekPerTieLevel): the next
+    /// per sort key, each an index seek ([`Seek::level`](crate::sql::Seek::level): the next
     /// runs only while the page is short, and a boxed query runs one); two when a page crosses
     /// the NULL boundary of a nullable leading key. See the [crate docs](crate) for a walk
     /// forward.
@@ -285,11 +257,20 @@ impl<Q: Paginate> Paginated<Q> {
         Q: PageQuery<'query, Conn>,
     {
         let limit = self.request.effective_limit(self.max_limit)?;
-        let offset = offset(&self.position, limit)?;
-        // One row more than the page: it tells whether another page follows.
-        let probe = i64::from(limit) + 1;
-        let rows = self.query.load_rows(&self.position, probe, offset, conn)?;
-        assemble(rows, self.position, limit as usize, &self.codec)
+        self.query.load_page_at(self.position, limit, &self.codec, conn)
+    }
+}
+
+/// The query for the statement just planned: a copy while another statement may follow, the
+/// query itself for the last one.
+pub(crate) fn next_copy<Q: Repeat>(query: &mut Option<Q>, copy: bool) -> Result<Q, Error> {
+    let copied = if copy { query.as_ref().and_then(Repeat::again) } else { None };
+    match copied.or_else(|| query.take()) {
+        Some(query) => Ok(query),
+        // `Repeat::REPEATS` promised copies that `again` did not give.
+        None => Err(Error::Database(diesel::result::Error::QueryBuilderError(
+            "`Repeat::again` gave no copy of a query whose `REPEATS` is true".into(),
+        ))),
     }
 }
 
@@ -352,51 +333,4 @@ impl<Q: Paginate + Clone> Paginated<Q> {
     {
         Ok(SelectDsl::select(self.query.clone(), diesel::dsl::count_star()).get_result(conn)?)
     }
-}
-
-/// The rows a [page number](PageRequest::page_number) skips: the pages before it. Refused when
-/// it does not fit the `BIGINT` that OFFSET takes, never wrapped around to the first page.
-fn offset<C>(position: &Position<C>, limit: u32) -> Result<i64, RequestError> {
-    let Position::Number(number) = *position else {
-        return Ok(0);
-    };
-    i64::from(number - 1)
-        .checked_mul(i64::from(limit))
-        .ok_or(RequestError::PageNumberTooLarge { number, limit })
-}
-
-/// Turns the fetched rows (one more than `limit` if another page follows, in the walk's order)
-/// into a page in the model's order, with its tokens.
-fn assemble<M: Keyset>(
-    mut rows: Vec<M>,
-    position: Position<M::Cursor>,
-    limit: usize,
-    codec: &Codec,
-) -> Result<Page<M>, Error> {
-    let more = rows.len() > limit;
-    rows.truncate(limit);
-    if position.is_backward() {
-        rows.reverse();
-    }
-    // Past the fetched end, a page exists exactly when the probe row came back. Behind the start,
-    // one exists when the page was reached from a cursor: that cursor's row lies there.
-    let (more_after, more_before) = match position {
-        Position::First => (more, false),
-        Position::After(_) => (more, true),
-        Position::Before(_) => (true, more),
-        Position::Last => (false, more),
-        Position::Number(number) => (more, number > 1),
-    };
-    // A page with no rows leads on from the end of the listing it lies at: every row behind it
-    // is behind the cursor it was reached from, and none lies past it.
-    let issue = |row: Option<&M>, exists: bool, direction| match row {
-        _ if !exists => Ok(None),
-        Some(row) => codec.issue::<M>(direction, Anchor::Row(&row.cursor())).map(Some),
-        None => codec.issue::<M>(direction, Anchor::End).map(Some),
-    };
-    Ok(Page {
-        next_cursor: issue(rows.last(), more_after, Direction::After)?,
-        prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
-        items: rows,
-    })
 }

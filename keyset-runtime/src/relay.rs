@@ -106,8 +106,9 @@
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{ErrorExtensions, OutputType};
 
-use crate::fetch::PageQuery;
-use crate::page::{Paginated, Position};
+use crate::driver::PageQuery;
+use crate::page::Paginated;
+use crate::position::Position;
 use crate::token::{Anchor, Codec, CursorError, Direction};
 use crate::{Error, Keyset, PageRequest};
 

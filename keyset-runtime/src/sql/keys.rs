@@ -66,15 +66,6 @@ pub trait KeyShape: 'static {
     const ALL_DESC: bool;
     /// Whether some key is nullable: then the SQL depends on which cursor values are NULL.
     const NULLABLE: bool;
-    /// How rows past a cursor are fetched, decided by the keys' nullability:
-    /// [`SeekPerNullRegion`](crate::SeekPerNullRegion) when the leading key is nullable,
-    /// [`SeekPerTieLevel`](crate::SeekPerTieLevel) when no key is, and
-    /// [`OneSeek`](crate::OneSeek) otherwise (a nullable key after a non-nullable leading one).
-    type Fetch;
-    /// `Fetch` for a list whose keys before this tail are all non-nullable:
-    /// [`SeekPerTieLevel`](crate::SeekPerTieLevel) when the tail has no nullable key either,
-    /// [`OneSeek`](crate::OneSeek) otherwise.
-    type FetchAfterPlainKeys;
 }
 
 impl KeyShape for End {
@@ -82,8 +73,6 @@ impl KeyShape for End {
     const ALL_ASC: bool = true;
     const ALL_DESC: bool = true;
     const NULLABLE: bool = false;
-    type Fetch = crate::OneSeek;
-    type FetchAfterPlainKeys = crate::SeekPerTieLevel;
 }
 
 impl<C: 'static, D: SortDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
@@ -91,8 +80,6 @@ impl<C: 'static, D: SortDirection, V: 'static, N: KeyShape> KeyShape for Key<C, 
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
     const NULLABLE: bool = N::NULLABLE;
-    type Fetch = N::FetchAfterPlainKeys;
-    type FetchAfterPlainKeys = N::FetchAfterPlainKeys;
 }
 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the

@@ -109,7 +109,7 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
     }
 
     /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
-    /// two seeks runs; see [`SeekPerNullRegion`](crate::SeekPerNullRegion)).
+    /// two seeks runs at a nullable leading key's NULL boundary).
     pub fn region(self, region: Region) -> Self {
         Seek { region, ..self }
     }
@@ -119,7 +119,7 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
     /// for level 2 of `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1,
     /// fetched in that order, are exactly the rows of the whole seek, in order: what a page runs
     /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`],
-    /// [`SeekPerTieLevel`](crate::SeekPerTieLevel)). Renders only for models whose keys are all
+    /// one statement per level, the next only while the page is short). Renders only for models whose keys are all
     /// non-nullable.
     ///
     /// ```

@@ -70,9 +70,6 @@ impl<C: 'static, D: SortDirection, P: NullsPlacement, V: 'static, N: KeyShape> K
     const ALL_ASC: bool = false;
     const ALL_DESC: bool = false;
     const NULLABLE: bool = true;
-    type Fetch = crate::SeekPerNullRegion;
-    // A nullable key after the leading one: one predicate, as its NULLs need (no tie levels).
-    type FetchAfterPlainKeys = crate::OneSeek;
 }
 
 impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>

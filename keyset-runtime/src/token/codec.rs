@@ -10,7 +10,8 @@ use crate::{Error, Keyset};
 /// tokens are those of one model: its fingerprint, and at most its
 /// [`MAX_TOKEN_LEN`](Keyset::MAX_TOKEN_LEN) characters, both ways.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Codec {
+#[doc(hidden)]
+pub struct Codec {
     #[cfg(feature = "signed")]
     keys: Option<TokenKeys>,
 }

@@ -1,0 +1,227 @@
+//! The page machine: what a page runs, decided once for every driver.
+//!
+//! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
+//! nullable leading key's NULL boundary, the next only while the page is short. [`PageMachine`]
+//! hands out those statements one at a time as values ([`Statement`]: what to add to the query,
+//! and how many rows it may return), takes each one's rows, and decides whether another follows;
+//! then it turns the rows into a [`Page`] with its tokens. It performs no IO: the sync driver
+//! ([`load_page`](crate::Paginated::load_page)) and the async one (`load_page_async`) only run
+//! each statement on their connection and hand the rows back, so both run the same statements,
+//! with the same binds, for the same request.
+
+use crate::position::Position;
+use crate::request::RequestError;
+use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekKeys};
+use crate::strategy::{FetchShape, LevelOf, Strategy};
+use crate::token::{Anchor, Codec, Direction};
+use crate::{Error, Keyset, Page};
+
+/// One statement of a page, as what it adds to the query: a driver builds
+/// `query.filter(..).order(..).limit(..)` from it and loads the rows. (Named in the drivers'
+/// bounds only.)
+#[doc(hidden)]
+pub enum Statement<M: Keyset> {
+    /// The first rows: `ORDER BY .. LIMIT limit`.
+    First { order: OrderBy<M, Forward>, limit: i64 },
+    /// Page `n`: `ORDER BY .. LIMIT limit OFFSET offset`.
+    Number { order: OrderBy<M, Forward>, limit: i64, offset: i64 },
+    /// The last rows, walking backward: `ORDER BY <reversed> LIMIT limit`.
+    Last { order: OrderBy<M, Backward>, limit: i64 },
+    /// Rows after a cursor: `WHERE seek ORDER BY .. LIMIT limit`.
+    After { seek: Seek<M, Forward>, order: OrderBy<M, Forward>, limit: i64 },
+    /// Rows before a cursor, walking backward.
+    Before { seek: Seek<M, Backward>, order: OrderBy<M, Backward>, limit: i64 },
+    /// One tie level of the rows after a cursor.
+    AfterLevel { level: LevelOf<M, Forward>, order: OrderBy<M, Forward>, limit: i64 },
+    /// One tie level of the rows before a cursor.
+    BeforeLevel { level: LevelOf<M, Backward>, order: OrderBy<M, Backward>, limit: i64 },
+}
+
+/// The statements that remain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// The position's one statement.
+    Whole,
+    /// Tie levels, innermost first: the next to run, down to level 1.
+    Levels(usize),
+    /// The cursor's NULL region (`null`: it is the NULLs), then, if `rest`, the other one.
+    Regions {
+        null: bool,
+        rest: bool,
+    },
+    Done,
+}
+
+/// One page in the making: which statements it runs, and the rows they returned so far, in the
+/// walk's order.
+pub(crate) struct PageMachine<M: Keyset> {
+    position: Position<M::Cursor>,
+    /// The page size served.
+    limit: u32,
+    offset: i64,
+    plan: Plan,
+    rows: Vec<M>,
+}
+
+impl<M: Keyset> PageMachine<M> {
+    /// The page of `limit` rows (the size served, already clamped) at `position`, run on backend
+    /// `DB`; `repeats` says whether the query can be run more than once (see
+    /// [`Repeat`](crate::Repeat)). Fails when a page number's OFFSET does not fit a `BIGINT`.
+    pub(crate) fn new<DB: SeekDialect>(
+        position: Position<M::Cursor>,
+        limit: u32,
+        repeats: bool,
+    ) -> Result<Self, RequestError>
+    where
+        M::Keys: SeekKeys<DB>,
+    {
+        let offset = match position {
+            Position::Number(number) => i64::from(number - 1)
+                .checked_mul(i64::from(limit))
+                .ok_or(RequestError::PageNumberTooLarge { number, limit })?,
+            _ => 0,
+        };
+        let plan = match &position {
+            Position::After(cursor) => plan::<M, _, DB>(M::after(cursor), repeats),
+            Position::Before(cursor) => plan::<M, _, DB>(M::before(cursor), repeats),
+            _ => Plan::Whole,
+        };
+        Ok(PageMachine { position, limit, offset, plan, rows: Vec::new() })
+    }
+
+    /// The next statement to run, or `None` when the page is complete.
+    pub(crate) fn next(&mut self) -> Option<Statement<M>> {
+        // One row more than the page: it tells whether another page follows.
+        let missing = i64::from(self.limit) + 1 - self.rows.len() as i64;
+        if missing <= 0 {
+            self.plan = Plan::Done;
+        }
+        let (plan, statement) = match (self.plan, &self.position) {
+            (Plan::Done, _) => return None,
+            (Plan::Whole, position) => (Plan::Done, whole(position, missing, self.offset)),
+            (Plan::Levels(level), Position::After(cursor)) => {
+                let level = <StrategyOf<M>>::level(M::after(cursor), level);
+                let statement =
+                    Statement::AfterLevel { level, order: M::order_by(), limit: missing };
+                (self.plan.after_level(), statement)
+            }
+            (Plan::Levels(level), Position::Before(cursor)) => {
+                let level = <StrategyOf<M>>::level(M::before(cursor), level);
+                let statement =
+                    Statement::BeforeLevel { level, order: M::reverse_order_by(), limit: missing };
+                (self.plan.after_level(), statement)
+            }
+            (Plan::Regions { null, rest }, Position::After(cursor)) => {
+                let (region, nulls) =
+                    if rest { (Region::Next, !null) } else { (Region::Cursor, null) };
+                let seek = M::after(cursor).region(region);
+                let order = M::order_by().one_side(nulls);
+                let next = if rest { Plan::Done } else { Plan::Regions { null, rest: true } };
+                (next, Statement::After { seek, order, limit: missing })
+            }
+            (Plan::Regions { null, rest }, Position::Before(cursor)) => {
+                let (region, nulls) =
+                    if rest { (Region::Next, !null) } else { (Region::Cursor, null) };
+                let seek = M::before(cursor).region(region);
+                let order = M::reverse_order_by().one_side(nulls);
+                let next = if rest { Plan::Done } else { Plan::Regions { null, rest: true } };
+                (next, Statement::Before { seek, order, limit: missing })
+            }
+            // Levels and regions are planned only for a page from a cursor.
+            (_, position) => (Plan::Done, whole(position, missing, self.offset)),
+        };
+        self.plan = plan;
+        Some(statement)
+    }
+
+    /// Whether another statement may follow the one just handed out: if not, the driver may
+    /// give it the query itself instead of a copy.
+    pub(crate) fn may_continue(&self) -> bool {
+        self.plan != Plan::Done
+    }
+
+    /// Takes the rows the last statement returned.
+    pub(crate) fn fetched(&mut self, rows: Vec<M>) {
+        self.rows.extend(rows);
+    }
+
+    /// The page: at most `limit` rows in the model's order, with a token where a page lies
+    /// beyond, written by `codec`.
+    pub(crate) fn finish(self, codec: &Codec) -> Result<Page<M>, Error> {
+        let PageMachine { position, limit, mut rows, .. } = self;
+        let limit = limit as usize;
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        if position.is_backward() {
+            rows.reverse();
+        }
+        // Past the fetched end, a page exists exactly when the probe row came back. Behind the
+        // start, one exists when the page was reached from a cursor: that cursor's row lies there.
+        let (more_after, more_before) = match position {
+            Position::First => (more, false),
+            Position::After(_) => (more, true),
+            Position::Before(_) => (true, more),
+            Position::Last => (false, more),
+            Position::Number(number) => (more, number > 1),
+        };
+        // A page with no rows leads on from the end of the listing it lies at: every row behind
+        // it is behind the cursor it was reached from, and none lies past it.
+        let issue = |row: Option<&M>, exists: bool, direction| match row {
+            _ if !exists => Ok(None),
+            Some(row) => codec.issue::<M>(direction, Anchor::Row(&row.cursor())).map(Some),
+            None => codec.issue::<M>(direction, Anchor::End).map(Some),
+        };
+        Ok(Page {
+            next_cursor: issue(rows.last(), more_after, Direction::After)?,
+            prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
+            items: rows,
+        })
+    }
+}
+
+/// The strategy the model's key types allow.
+type StrategyOf<M> = <<M as Keyset>::Keys as FetchShape>::Strategy;
+
+impl Plan {
+    fn after_level(self) -> Plan {
+        match self {
+            Plan::Levels(level) if level > 1 => Plan::Levels(level - 1),
+            _ => Plan::Done,
+        }
+    }
+}
+
+/// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
+/// the keys have levels; two seeks where a nullable leading key's NULL boundary lies ahead and the
+/// backend prefers that; else the single predicate. Several statements need copies of the query.
+fn plan<M: Keyset, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
+where
+    M::Keys: SeekKeys<DB>,
+{
+    let levels = <M::Keys as crate::sql::KeyShape>::LEN;
+    if !repeats {
+        Plan::Whole
+    } else if <StrategyOf<M>>::LEVELS && DB::SEEK_PER_TIE_LEVEL && levels > 1 {
+        Plan::Levels(levels)
+    } else if seek.splits::<DB>() {
+        Plan::Regions { null: seek.leading_is_null::<DB>(), rest: false }
+    } else {
+        Plan::Whole
+    }
+}
+
+/// The one statement of a page that needs one: from the start or end, by page number, or past a
+/// cursor with the single predicate.
+fn whole<M: Keyset>(position: &Position<M::Cursor>, limit: i64, offset: i64) -> Statement<M> {
+    match position {
+        Position::First => Statement::First { order: M::order_by(), limit },
+        Position::Number(_) => Statement::Number { order: M::order_by(), limit, offset },
+        Position::Last => Statement::Last { order: M::reverse_order_by(), limit },
+        Position::After(cursor) => {
+            Statement::After { seek: M::after(cursor), order: M::order_by(), limit }
+        }
+        Position::Before(cursor) => {
+            Statement::Before { seek: M::before(cursor), order: M::reverse_order_by(), limit }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Which statements a page after a cursor may take, as far as the model's key types decide it:
+//! with only non-nullable keys, a page may be one statement per tie level ([`TieLevels`], where
+//! the backend prefers it); with a nullable key it is one predicate, or two seeks at a nullable
+//! leading key's NULL boundary ([`OneSeek`]). What the page then runs is the page machine's
+//! decision (`machine.rs`); this module only names the types the statements have.
+
+use crate::sql::{
+    End, Key, KeyShape, Nullable, NullsPlacement, Seek, SeekLevel, SortDirection, Walk,
+};
+use crate::Keyset;
+
+/// A list of sort keys, and the statements a page of it may run. Implemented for every list
+/// `#[derive(Keyset)]` writes.
+pub trait FetchShape: KeyShape {
+    /// [`TieLevels`] when no key is nullable, else [`OneSeek`].
+    type Strategy: Strategy;
+}
+
+/// How rows past a cursor may be fetched: [`TieLevels`] or [`OneSeek`].
+pub trait Strategy: 'static {
+    /// Whether a page may run one statement per tie level.
+    const LEVELS: bool;
+    /// The predicate of one tie level: [`SeekLevel`] where levels exist. A strategy without
+    /// levels never plans one, and names the whole [`Seek`] here, so that a driver's bounds hold
+    /// for every model.
+    type Level<M: Keyset, W: Walk>;
+    /// Level `level` of `seek`. Called only when [`LEVELS`](Self::LEVELS) is true.
+    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, level: usize) -> Self::Level<M, W>;
+}
+
+/// Only non-nullable keys: a page after a cursor may be one exact index seek per tie level
+/// (`created_at = ? AND id < ?`, then `created_at < ?` while the page is short), where the
+/// backend prefers it ([`SeekDialect::SEEK_PER_TIE_LEVEL`](crate::sql::SeekDialect), SQLite).
+///
+/// The levels are disjoint, so rows inserted or deleted meanwhile never repeat a row within a
+/// page. The statements are not one snapshot, though: a row whose *sort key* another connection
+/// updates between two of them, from one level into a later one, can be read by both. Where sort
+/// keys are updated concurrently and a page must be exact, load it inside a transaction
+/// (`conn.transaction(|conn| ..load_page(conn))`), which makes SQLite read one snapshot. (The
+/// same holds for the two seeks at a NULL boundary.)
+#[derive(Debug, Clone, Copy)]
+pub struct TieLevels;
+
+/// A nullable key: one predicate, which handles NULL cursor values, or, at a nullable leading
+/// key's NULL boundary where the backend prefers it
+/// ([`SeekDialect::SPLIT_NULL_REGIONS`](crate::sql::SeekDialect)), two seeks, one per region,
+/// the second only when the first leaves the page short.
+#[derive(Debug, Clone, Copy)]
+pub struct OneSeek;
+
+impl Strategy for TieLevels {
+    const LEVELS: bool = true;
+    type Level<M: Keyset, W: Walk> = SeekLevel<M, W>;
+    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, level: usize) -> SeekLevel<M, W> {
+        seek.level(level)
+    }
+}
+
+impl Strategy for OneSeek {
+    const LEVELS: bool = false;
+    type Level<M: Keyset, W: Walk> = Seek<M, W>;
+    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, _: usize) -> Seek<M, W> {
+        seek
+    }
+}
+
+impl FetchShape for End {
+    type Strategy = TieLevels;
+}
+
+impl<C: 'static, D: SortDirection, V: 'static, N: FetchShape> FetchShape for Key<C, D, V, N> {
+    type Strategy = N::Strategy;
+}
+
+impl<C, D, P, V, N> FetchShape for Key<C, Nullable<D, P>, V, N>
+where
+    C: 'static,
+    D: SortDirection,
+    P: NullsPlacement,
+    V: 'static,
+    N: KeyShape,
+{
+    type Strategy = OneSeek;
+}
+
+/// The predicate of one tie level of model `M`'s seek walking `W`.
+pub type LevelOf<M, W> = <<<M as Keyset>::Keys as FetchShape>::Strategy as Strategy>::Level<M, W>;
+
+/// A query that a page may run more than once: a page after a cursor may run one statement per
+/// tie level, or two at a NULL boundary, each on its own copy of the query. Implemented for
+/// Diesel's select statements (plain, filtered, joined) when they are `Clone`, as their parts
+/// usually are, and for boxed queries, which are not `Clone` and so give no copy: they are paged
+/// with the single predicate, as on every backend.
+///
+/// For a query type of your own: [`REPEATS`](Self::REPEATS) says whether
+/// [`again`](Self::again) gives a copy, on every call.
+pub trait Repeat: Sized {
+    /// Whether [`again`](Self::again) gives a copy.
+    const REPEATS: bool;
+    /// A copy of the query, to run once more; `None` when it has none.
+    fn again(&self) -> Option<Self>;
+}
+
+// Diesel names these types only through this doc-hidden module (the one `table!` expands to),
+// unless a feature that opts into breaking changes is on.
+impl<F, S, D, W, O, LOf, G, H, LC> Repeat
+    for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, LOf, G, H, LC>
+where
+    Self: Clone,
+{
+    const REPEATS: bool = true;
+    fn again(&self) -> Option<Self> {
+        Some(self.clone())
+    }
+}
+
+impl<'a, ST, QS, DB, GB> Repeat
+    for diesel::internal::table_macro::BoxedSelectStatement<'a, ST, QS, DB, GB>
+{
+    const REPEATS: bool = false;
+    fn again(&self) -> Option<Self> {
+        None
+    }
+}
