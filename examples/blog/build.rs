@@ -11,4 +11,10 @@ fn main() {
             .source("src")
             .write_for_build();
     }
+    // The PostgreSQL indexes again, built `CONCURRENTLY` (no write lock while they build): one
+    // migration per index, each run outside a transaction, as PostgreSQL requires.
+    Migrations::new(Backend::Postgres, "migrations/postgres_concurrently")
+        .source("src")
+        .concurrently()
+        .write_for_build();
 }

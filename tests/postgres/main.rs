@@ -50,6 +50,7 @@ mod props;
 mod walk;
 
 mod asynchronous;
+mod concurrently;
 mod plan;
 mod shared;
 mod sql;

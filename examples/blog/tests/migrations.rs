@@ -12,4 +12,9 @@ fn keyset_migrations_are_current() {
             .check()
             .unwrap_or_else(|err| panic!("{err}"));
     }
+    Migrations::new(Backend::Postgres, "migrations/postgres_concurrently")
+        .source("src")
+        .concurrently()
+        .check()
+        .unwrap_or_else(|err| panic!("{err}"));
 }

@@ -98,7 +98,7 @@ impl Migrations {
             let folder = folder.display();
             say(format!(
                 "cargo:warning=keyset wrote the migration {folder}/ (up.sql, down.sql): review it \
-                 and commit it; CI only checks (`git add {folder}`)"
+                 and commit it (`git add {folder}`), since builds in CI only check"
             ));
         }
         for (table, indexes) in &written.waiting {
