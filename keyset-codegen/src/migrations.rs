@@ -68,7 +68,8 @@ const HEADER: &str =
 ///     struct Post { #[sort(desc)] created_at: i64, #[sort(desc)] #[tiebreaker] id: i64 }
 /// "#).unwrap();
 ///
-/// let migrations = Migrations::new(Backend::Postgres, dir.join("migrations")).source(dir.join("src"));
+/// let migrations =
+///     Migrations::new(Backend::Postgres, dir.join("migrations")).source(dir.join("src"));
 /// assert!(migrations.check().is_err(), "no migration creates the index yet");
 /// let written = migrations.write().unwrap();
 /// assert_eq!(written.folders.len(), 1);
@@ -122,7 +123,17 @@ impl Migrations {
     }
 
     /// PostgreSQL: builds indexes `CONCURRENTLY` (no write lock on the table), one statement per
-    /// migration, each marked to run outside a transaction. Other backends ignore it.
+    /// migration, each marked to run outside a transaction (`run_in_transaction = false` in its
+    /// `metadata.toml`, which `diesel migration run` and `embed_migrations!` read), because
+    /// PostgreSQL refuses `CREATE INDEX CONCURRENTLY` in a transaction. Other backends ignore it.
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// Migrations::new(Backend::Postgres, "migrations")
+    ///     .source("src")
+    ///     .concurrently()
+    ///     .write_for_build();
+    /// ```
     pub fn concurrently(mut self) -> Self {
         self.creation = Creation::Concurrently;
         self
@@ -166,12 +177,14 @@ impl Migrations {
         Ok(wanted)
     }
 
-    /// The indexes the models in the sources need, by name, with their `CREATE` statements.
+    /// The indexes the models in the sources need, by name, with their `CREATE` statements
+    /// (see [`changes`](Self::changes) for an example).
     pub fn wanted(&self) -> Result<BTreeMap<String, String>, MigrationError> {
         Ok(self.wanted_indexes()?.into_iter().map(|(name, index)| (name, index.create)).collect())
     }
 
-    /// The indexes the keyset migrations on disk create, replayed in Diesel's order.
+    /// The indexes the keyset migrations on disk create, replayed in Diesel's order (see
+    /// [`changes`](Self::changes) for an example).
     pub fn existing(&self) -> Result<BTreeMap<String, String>, MigrationError> {
         let mut indexes = BTreeMap::new();
         for folder in folders::list(&self.dir)?.iter().filter(|f| f.is_keyset()) {
@@ -199,7 +212,17 @@ impl Migrations {
         Ok(created)
     }
 
-    /// What a new migration would do.
+    /// What a new migration would do, without writing it: the diff [`check`](Self::check)
+    /// reports.
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// let changes = Migrations::new(Backend::Sqlite, "migrations").source("src").changes()?;
+    /// for (name, create) in &changes.create {
+    ///     println!("{name}: {create}");
+    /// }
+    /// # Ok::<(), keyset_codegen::MigrationError>(())
+    /// ```
     pub fn changes(&self) -> Result<Changes, MigrationError> {
         let wanted = self.wanted_indexes()?;
         let existing = self.existing()?;
@@ -235,9 +258,12 @@ impl Migrations {
     ///     #[derive(Keyset)]
     ///     struct Comment { #[sort(asc)] #[tiebreaker] id: i64 }
     /// "#).unwrap();
-    /// let migrations = Migrations::new(Backend::Sqlite, dir.join("migrations")).source(dir.join("models.rs"));
+    /// let migrations =
+    ///     Migrations::new(Backend::Sqlite, dir.join("migrations")).source(dir.join("models.rs"));
     /// match migrations.check() {
-    ///     Err(MigrationError::Stale { changes, .. }) => assert!(changes.waiting.contains_key("comments")),
+    ///     Err(MigrationError::Stale { changes, .. }) => {
+    ///         assert!(changes.waiting.contains_key("comments"))
+    ///     }
     ///     other => panic!("{other:?}"),
     /// }
     /// # std::fs::remove_dir_all(&dir).unwrap();
@@ -288,7 +314,20 @@ impl Migrations {
     }
 
     /// Writes a new migration when the models need one, after every existing migration, for
-    /// the indexes whose tables exist; the others wait ([`Written::waiting`]).
+    /// the indexes whose tables exist; the others wait ([`Written::waiting`]). Once, from a
+    /// program of your own, where a build script is not wanted:
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// let written = Migrations::new(Backend::Mysql, "migrations").source("src").write()?;
+    /// for folder in &written.folders {
+    ///     println!("wrote {}: commit it", folder.display());
+    /// }
+    /// for table in written.waiting.keys() {
+    ///     println!("waiting for the migration that creates {table}");
+    /// }
+    /// # Ok::<(), keyset_codegen::MigrationError>(())
+    /// ```
     pub fn write(&self) -> Result<Written, MigrationError> {
         let Changes { drop, create, waiting } = self.changes()?;
         let mut written = Written { folders: Vec::new(), waiting };

@@ -91,7 +91,17 @@ impl fmt::Display for OrderProblem {
     }
 }
 
-/// Why the migrations could not be read, written or checked.
+/// Why the migrations could not be read, written or checked. Its `Display` says what is wrong
+/// and what to do.
+///
+/// ```no_run
+/// # use keyset_codegen::{Backend, MigrationError, Migrations};
+/// match Migrations::new(Backend::Postgres, "migrations").source("src").check() {
+///     Ok(()) => {}
+///     Err(MigrationError::Stale { changes, .. }) => eprintln!("write these:\n{changes}"),
+///     Err(err) => eprintln!("{err}"),
+/// }
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum MigrationError {
