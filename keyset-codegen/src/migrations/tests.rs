@@ -237,6 +237,12 @@ fn check_fails_on_an_index_migration_before_its_table() {
     let index_migration = written[0].file_name().unwrap().to_string_lossy().into_owned();
     assert!(err.contains(&format!("`{index_migration}` creates an index on `comments`")), "{err}");
     assert!(err.contains("runs it before `99990101000000_create_comments`"), "{err}");
+    // A build in write mode says so too, loudly, and writes nothing over it.
+    let (result, out) = build_script(&migrations, Mode::Write);
+    result.unwrap();
+    assert!(out.contains("cargo:warning=the keyset migrations in "), "{out}");
+    assert!(out.contains("are out of order: - `"), "{out}");
+    assert_eq!(scratch.folders().len(), 3);
     // The repair it advises: delete the unapplied index migration, write it anew.
     fs::remove_dir_all(&written[0]).unwrap();
     let rewritten = migrations.write().unwrap().folders;
