@@ -29,11 +29,6 @@ impl Ctxt {
         }
     }
 
-    /// Whether anything has been recorded so far.
-    pub fn has_errors(&self) -> bool {
-        self.errors.is_some()
-    }
-
     /// Ends collection: `Err` with all errors combined, if any were recorded.
     pub fn finish(self) -> syn::Result<()> {
         match self.errors {

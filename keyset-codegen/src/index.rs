@@ -11,15 +11,45 @@
 use crate::attr::{Direction, Nulls};
 use crate::model::Model;
 
-/// A backend that migrations are written for.
+/// A backend that migrations are written for: each has its own migrations directory, since the
+/// DDL differs (quoting, `NULLS LAST`, `IF NOT EXISTS`, `DROP INDEX .. ON`).
+///
+/// ```
+/// use keyset_codegen::Backend;
+///
+/// assert_eq!("postgres".parse::<Backend>().unwrap(), Backend::Postgres);
+/// assert_eq!("mariadb".parse::<Backend>().unwrap(), Backend::Mysql);
+/// for backend in Backend::ALL {
+///     println!("migrations/{}", backend.name());
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Backend {
+    /// SQLite.
     Sqlite,
+    /// PostgreSQL.
     Postgres,
+    /// MySQL and MariaDB.
     Mysql,
 }
 
+impl std::str::FromStr for Backend {
+    type Err = String;
+
+    /// `sqlite`, `postgres` (or `postgresql`, `pg`), `mysql` (or `mariadb`), in any case.
+    fn from_str(name: &str) -> Result<Backend, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "sqlite" => Ok(Backend::Sqlite),
+            "postgres" | "postgresql" | "pg" => Ok(Backend::Postgres),
+            "mysql" | "mariadb" => Ok(Backend::Mysql),
+            _ => Err(format!("unknown backend `{name}`: write `sqlite`, `postgres` or `mysql`")),
+        }
+    }
+}
+
 impl Backend {
+    /// Every backend, for a build script that writes migrations for each.
     pub const ALL: [Backend; 3] = [Backend::Sqlite, Backend::Postgres, Backend::Mysql];
 
     /// The longest identifier the engine accepts (SQLite has no limit; keep names portable).
@@ -42,7 +72,7 @@ impl Backend {
 
 /// One column of an index.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IndexColumn {
+pub(crate) struct IndexColumn {
     pub name: String,
     pub direction: Direction,
     pub nulls: Option<Nulls>,
@@ -50,7 +80,7 @@ pub struct IndexColumn {
 
 /// An index a model needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Index {
+pub(crate) struct Index {
     pub table: String,
     pub columns: Vec<IndexColumn>,
     pub unique: bool,
@@ -59,7 +89,7 @@ pub struct Index {
 /// How an index is created: in a transaction like any DDL, or (PostgreSQL) `CONCURRENTLY`,
 /// which does not lock the table against writes but must run outside a transaction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Creation {
+pub(crate) enum Creation {
     #[default]
     Plain,
     Concurrently,
@@ -68,7 +98,7 @@ pub enum Creation {
 impl Index {
     /// The indexes `model` needs: the sort order's, and a unique one for a
     /// `#[tiebreaker(unique)]` column.
-    pub fn for_model(model: &Model) -> Vec<Index> {
+    pub(crate) fn for_model(model: &Model) -> Vec<Index> {
         let table = model.table_name();
         let column = |ident: &syn::Ident| ident.to_string().trim_start_matches("r#").to_owned();
         let mut indexes = vec![Index {
@@ -106,7 +136,7 @@ impl Index {
 
     /// A deterministic, readable name within every engine's identifier limit:
     /// `posts_keyset_created_at_desc_id_desc`, or a prefix of it with a hash when too long.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         let mut name = format!("{}_keyset", self.table);
         for column in &self.columns {
             name.push('_');
@@ -138,7 +168,7 @@ impl Index {
     }
 
     /// `CREATE INDEX ..` for `backend`.
-    pub fn create_sql(&self, backend: Backend, creation: Creation) -> String {
+    pub(crate) fn create_sql(&self, backend: Backend, creation: Creation) -> String {
         let columns: Vec<String> = self
             .columns
             .iter()
@@ -174,13 +204,18 @@ impl Index {
     }
 
     /// `DROP INDEX ..` for `backend`.
-    pub fn drop_sql(&self, backend: Backend, creation: Creation) -> String {
+    pub(crate) fn drop_sql(&self, backend: Backend, creation: Creation) -> String {
         drop_statement(backend, creation, &self.name(), &self.table)
     }
 }
 
 /// `DROP INDEX name` (MySQL: `.. ON table`, which it requires).
-pub fn drop_statement(backend: Backend, creation: Creation, name: &str, table: &str) -> String {
+pub(crate) fn drop_statement(
+    backend: Backend,
+    creation: Creation,
+    name: &str,
+    table: &str,
+) -> String {
     let name = quote(backend, name);
     match backend {
         Backend::Mysql => format!("DROP INDEX {name} ON {};", quote(backend, table)),
@@ -192,7 +227,7 @@ pub fn drop_statement(backend: Backend, creation: Creation, name: &str, table: &
 }
 
 /// An identifier quoted for `backend`.
-pub fn quote(backend: Backend, identifier: &str) -> String {
+pub(crate) fn quote(backend: Backend, identifier: &str) -> String {
     match backend {
         Backend::Mysql => format!("`{}`", identifier.replace('`', "``")),
         Backend::Postgres | Backend::Sqlite => format!("\"{}\"", identifier.replace('"', "\"\"")),

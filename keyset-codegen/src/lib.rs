@@ -1,28 +1,52 @@
-//! The code generator behind `#[derive(Keyset)]`, kept out of the proc-macro crate so that it can
-//! be unit-tested on `proc_macro2` tokens and shared with the build-time migration writer.
+//! Build-time index migrations for [keyset](https://github.com/keyset-rs/keyset) models, and the
+//! code generator behind `#[derive(Keyset)]` that they share.
 //!
-//! The derive is a pipeline, one module per stage:
-//! [`attr`] parses our attributes and the Diesel keys we need → [`model`] builds a typed model of
-//! the struct → [`valid`] checks the rules that make the sort order a total order → [`expand`]
-//! writes the code. Errors from every stage are collected in a [`ctxt::Ctxt`] and reported together;
-//! when there are any, [`fallback`] emits the cursor and trait impl anyway so that user code that
-//! names them does not drown the real error in follow-on errors.
+//! Add it to `[build-dependencies]` and let the build script write the Diesel migrations for
+//! the indexes your models' sort orders need, with the derive's own parser reading the models:
+//!
+//! ```no_run
+//! // build.rs
+//! use keyset_codegen::{Backend, Migrations};
+//!
+//! fn main() {
+//!     Migrations::new(Backend::Postgres, "migrations").source("src").write_for_build();
+//! }
+//! ```
+//!
+//! A build writes locally and only checks in CI (`CI` set, or `KEYSET_MIGRATIONS=check`):
+//! commit what it writes. Without a build script, the `keyset-migrations` binary of this crate
+//! writes or checks once. See [`migrations`] for the rules and [`index`] for the DDL.
+//!
+//! The derive itself is a pipeline, one module per stage, used by `keyset-derive` (depend on
+//! `keyset-runtime`, which re-exports it): `attr` parses our attributes and the Diesel keys we
+//! need → `model` builds a typed model of the struct → `valid` checks the rules that make the sort
+//! order a total order → `expand` writes the code. Errors from every stage are collected in a
+//! `ctxt::Ctxt` and reported together; when there are any, `fallback` emits the cursor and trait
+//! impl anyway so that user code that names them does not drown the real error in follow-on
+//! errors.
 
-pub mod attr;
-pub mod ctxt;
+#![warn(missing_docs)]
+
+mod attr;
+mod ctxt;
 mod expand;
 mod fallback;
 pub mod index;
 pub mod migrations;
-pub mod model;
+mod model;
 mod valid;
+
+pub use index::Backend;
+pub use migrations::{MigrationError, Migrations, Mode};
 
 #[cfg(test)]
 mod tests;
 
 use proc_macro2::TokenStream;
 
-/// Runs the whole derive on the tokens of one item.
+/// Runs the whole derive on the tokens of one item: the implementation of `#[derive(Keyset)]`,
+/// for `keyset-derive`.
+#[doc(hidden)]
 pub fn derive_keyset(input: TokenStream) -> TokenStream {
     let input: syn::DeriveInput = match syn::parse2(input) {
         Ok(input) => input,

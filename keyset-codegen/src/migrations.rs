@@ -1,114 +1,119 @@
-//! Writes Diesel migrations for the indexes the crate's `Keyset` models need, from a build script.
+//! Writes Diesel migrations for the indexes the crate's `Keyset` models need, from a build script
+//! or once from the command line.
 //!
 //! It finds the models by parsing the crate's sources with the derive's own parser and rules, so
-//! the migrations hold exactly the indexes the derive puts on the models
-//! (`Keyset::INDEXES`). Each run compares the indexes the models need with those the existing
-//! keyset migrations create (replayed in version order) and, when they differ, writes one new
-//! migration that drops the indexes no longer needed and creates the new ones: a migration
-//! already written is never edited, since it may have been applied. When nothing changed it
-//! writes nothing, so the build does not loop.
+//! the migrations hold exactly the indexes the derive puts on the models (`Keyset::INDEXES`).
+//! Each run compares the indexes the models need with those the existing keyset migrations
+//! create (replayed in Diesel's order) and, when they differ, writes one new migration that drops
+//! the indexes no longer needed and creates the new ones: a migration already written is never
+//! edited, since it may have been applied. When nothing changed it writes nothing, so the build
+//! does not loop.
+//!
+//! **Order.** A new index migration sorts after every existing migration, and an index is only
+//! written once a migration creates its table (any form of `CREATE TABLE` in an `up.sql`), or the
+//! table is declared [`Migrations::table_created_elsewhere`]; until then it waits and says so.
+//! So Diesel never runs an index migration before its table exists.
+//!
+//! **Writing is deliberate.** A build writes locally and only checks in CI: see [`Mode`].
 //!
 //! ```no_run
 //! // build.rs
-//! use keyset_codegen::index::Backend;
-//! use keyset_codegen::migrations::Migrations;
+//! use keyset_codegen::{Backend, Migrations};
 //!
 //! fn main() {
 //!     Migrations::new(Backend::Postgres, "migrations").source("src").write_for_build();
 //! }
 //! ```
 //!
-//! [`Migrations::check`] is the same comparison without writing, for CI and tests: it fails with
-//! the statements a new migration would hold.
+//! [`Migrations::check`] is the same comparison without writing, for tests: it fails with the
+//! statements a new migration would hold, or when an index migration runs before its table.
 
-use std::collections::BTreeMap;
-use std::fmt;
+mod error;
+mod folders;
+mod mode;
+mod sources;
+mod tables;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
+
+pub use error::{Changes, MigrationError, OrderProblem};
+pub use mode::{Mode, VARIABLE};
 
 use crate::ctxt::Ctxt;
 use crate::index::{self, Backend, Creation, Index};
 use crate::model::Model;
+use folders::{Folder, KEYSET_SUFFIX};
 
-/// The folder-name marker of the migrations this writer owns: `<version>_keyset_indexes`.
-const MARKER: &str = "_keyset_";
 const HEADER: &str =
     "-- Written by keyset from the models' sort orders. Do not edit: change the models.";
 
-/// The migrations of one backend, kept in step with the models found in the sources.
+/// The index migrations of one backend, kept in step with the models found in the sources.
+///
+/// ```
+/// use keyset_codegen::{Backend, Migrations};
+///
+/// let dir = std::env::temp_dir().join(format!("keyset-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("src")).unwrap();
+/// std::fs::create_dir_all(dir.join("migrations/2024-01-01-000000_create_posts")).unwrap();
+/// std::fs::write(
+///     dir.join("migrations/2024-01-01-000000_create_posts/up.sql"),
+///     "CREATE TABLE posts (id BIGINT PRIMARY KEY, created_at BIGINT NOT NULL);",
+/// ).unwrap();
+/// std::fs::write(dir.join("src/lib.rs"), r#"
+///     #[derive(Keyset)]
+///     #[diesel(table_name = posts)]
+///     struct Post { #[sort(desc)] created_at: i64, #[sort(desc)] #[tiebreaker] id: i64 }
+/// "#).unwrap();
+///
+/// let migrations =
+///     Migrations::new(Backend::Postgres, dir.join("migrations")).source(dir.join("src"));
+/// assert!(migrations.check().is_err(), "no migration creates the index yet");
+/// let written = migrations.write().unwrap();
+/// assert_eq!(written.folders.len(), 1);
+/// migrations.check().unwrap();
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 #[derive(Clone, Debug)]
 pub struct Migrations {
     backend: Backend,
     dir: PathBuf,
     sources: Vec<PathBuf>,
     creation: Creation,
+    /// Tables created outside these migrations, lower-cased.
+    elsewhere: BTreeSet<String>,
 }
 
-/// What a new migration would do: the indexes to drop and to create, by name.
+/// What [`Migrations::write`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Changes {
-    pub drop: BTreeMap<String, String>,
-    pub create: BTreeMap<String, String>,
+#[non_exhaustive]
+pub struct Written {
+    /// The migration folders written: none when the migrations were up to date, one, or (with
+    /// [`Migrations::concurrently`] on PostgreSQL) one per index.
+    pub folders: Vec<PathBuf>,
+    /// The indexes not written because no migration creates their table yet, by table, as in
+    /// [`Changes::waiting`].
+    pub waiting: BTreeMap<String, BTreeMap<String, String>>,
 }
 
-impl Changes {
-    pub fn is_empty(&self) -> bool {
-        self.drop.is_empty() && self.create.is_empty()
-    }
-}
-
-impl fmt::Display for Changes {
-    /// A readable diff: `- DROP ..` and `+ CREATE ..` lines.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for create in self.drop.values() {
-            writeln!(f, "- {create}")?;
-        }
-        for create in self.create.values() {
-            writeln!(f, "+ {create}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Why the migrations could not be read, written or checked.
-#[derive(Debug)]
-pub enum MigrationError {
-    Io {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    /// [`Migrations::check`]: the migrations on disk lag the models.
-    Stale {
-        dir: PathBuf,
-        changes: Changes,
-    },
-}
-
-impl fmt::Display for MigrationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MigrationError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            MigrationError::Stale { dir, changes } => write!(
-                f,
-                "the keyset migrations in {} are stale: the models need a new migration that does\n{changes}\
-                 build the crate (its build script writes it) and commit the new migration",
-                dir.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MigrationError {}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MigrationError + '_ {
-    move |error| MigrationError::Io { path: path.to_owned(), error }
+/// An index a model needs: its table and its `CREATE` statement.
+struct Wanted {
+    table: String,
+    create: String,
 }
 
 impl Migrations {
     /// Migrations for `backend` in `dir` (Diesel CLI's layout: `dir/<version>_<name>/up.sql`).
     pub fn new(backend: Backend, dir: impl Into<PathBuf>) -> Self {
-        Migrations { backend, dir: dir.into(), sources: Vec::new(), creation: Creation::Plain }
+        Migrations {
+            backend,
+            dir: dir.into(),
+            sources: Vec::new(),
+            creation: Creation::Plain,
+            elsewhere: BTreeSet::new(),
+        }
     }
 
     /// Looks for models in this file, or in every `.rs` file below this directory.
@@ -118,20 +123,44 @@ impl Migrations {
     }
 
     /// PostgreSQL: builds indexes `CONCURRENTLY` (no write lock on the table), one statement per
-    /// migration, each marked to run outside a transaction. Other backends ignore it.
+    /// migration, each marked to run outside a transaction (`run_in_transaction = false` in its
+    /// `metadata.toml`, which `diesel migration run` and `embed_migrations!` read), because
+    /// PostgreSQL refuses `CREATE INDEX CONCURRENTLY` in a transaction. Other backends ignore it.
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// Migrations::new(Backend::Postgres, "migrations")
+    ///     .source("src")
+    ///     .concurrently()
+    ///     .write_for_build();
+    /// ```
     pub fn concurrently(mut self) -> Self {
         self.creation = Creation::Concurrently;
         self
     }
 
-    /// The indexes the models in the sources need, by name, with their `CREATE` statements.
-    pub fn wanted(&self) -> Result<BTreeMap<String, String>, MigrationError> {
+    /// Declares a table that no migration in this directory creates (another tool, another
+    /// migrations directory, a database set up by hand), so that its indexes are written
+    /// without waiting for a `CREATE TABLE`.
+    ///
+    /// ```
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// let migrations = Migrations::new(Backend::Postgres, "migrations")
+    ///     .source("src")
+    ///     .table_created_elsewhere("legacy_posts");
+    /// ```
+    pub fn table_created_elsewhere(mut self, table: impl Into<String>) -> Self {
+        self.elsewhere.insert(table.into().to_lowercase());
+        self
+    }
+
+    fn wanted_indexes(&self) -> Result<BTreeMap<String, Wanted>, MigrationError> {
         let mut wanted = BTreeMap::new();
-        for file in self.source_files()? {
+        for file in sources::rust_files(&self.sources)? {
             let text = fs::read_to_string(&file).map_err(io(&file))?;
             // A file that does not parse is the compiler's to report.
             let Ok(parsed) = syn::parse_file(&text) else { continue };
-            for input in derive_inputs(parsed.items) {
+            for input in sources::derive_inputs(parsed.items) {
                 let mut cx = Ctxt::new();
                 let Some(model) = Model::from_ast(&mut cx, &input) else { continue };
                 crate::valid::check(&mut cx, &model);
@@ -140,19 +169,26 @@ impl Migrations {
                     continue;
                 }
                 for index in Index::for_model(&model) {
-                    wanted.insert(index.name(), index.create_sql(self.backend, self.creation));
+                    let create = index.create_sql(self.backend, self.creation);
+                    wanted.insert(index.name(), Wanted { table: index.table.clone(), create });
                 }
             }
         }
         Ok(wanted)
     }
 
-    /// The indexes the keyset migrations on disk create, replayed in version order.
+    /// The indexes the models in the sources need, by name, with their `CREATE` statements
+    /// (see [`changes`](Self::changes) for an example).
+    pub fn wanted(&self) -> Result<BTreeMap<String, String>, MigrationError> {
+        Ok(self.wanted_indexes()?.into_iter().map(|(name, index)| (name, index.create)).collect())
+    }
+
+    /// The indexes the keyset migrations on disk create, replayed in Diesel's order (see
+    /// [`changes`](Self::changes) for an example).
     pub fn existing(&self) -> Result<BTreeMap<String, String>, MigrationError> {
         let mut indexes = BTreeMap::new();
-        for folder in self.keyset_folders()? {
-            let up = folder.join("up.sql");
-            for line in fs::read_to_string(&up).map_err(io(&up))?.lines() {
+        for folder in folders::list(&self.dir)?.iter().filter(|f| f.is_keyset()) {
+            for line in folder.up_sql()?.lines() {
                 let Some(name) = index_name(line) else { continue };
                 if line.starts_with("CREATE") {
                     indexes.insert(name, line.to_owned());
@@ -164,26 +200,76 @@ impl Migrations {
         Ok(indexes)
     }
 
-    /// What a new migration would do.
-    pub fn changes(&self) -> Result<Changes, MigrationError> {
-        let wanted = self.wanted()?;
-        let existing = self.existing()?;
-        Ok(Changes {
-            drop: existing
-                .iter()
-                .filter(|(name, _)| !wanted.contains_key(*name))
-                .map(clone)
-                .collect(),
-            create: wanted
-                .iter()
-                .filter(|(name, _)| !existing.contains_key(*name))
-                .map(clone)
-                .collect(),
-        })
+    /// The tables the other migrations create, lower-cased, each with the first folder that
+    /// creates it.
+    fn created_tables(folders: &[Folder]) -> Result<BTreeMap<String, &Folder>, MigrationError> {
+        let mut created = BTreeMap::new();
+        for folder in folders.iter().filter(|f| !f.is_keyset()) {
+            for table in tables::created_tables(&folder.up_sql()?) {
+                created.entry(table.to_lowercase()).or_insert(folder);
+            }
+        }
+        Ok(created)
     }
 
-    /// Fails with the changes when the migrations on disk lag the models.
+    /// What a new migration would do, without writing it: the diff [`check`](Self::check)
+    /// reports.
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// let changes = Migrations::new(Backend::Sqlite, "migrations").source("src").changes()?;
+    /// for (name, create) in &changes.create {
+    ///     println!("{name}: {create}");
+    /// }
+    /// # Ok::<(), keyset_codegen::MigrationError>(())
+    /// ```
+    pub fn changes(&self) -> Result<Changes, MigrationError> {
+        let wanted = self.wanted_indexes()?;
+        let existing = self.existing()?;
+        let folders = folders::list(&self.dir)?;
+        let created = Self::created_tables(&folders)?;
+        let mut changes = Changes::default();
+        for (name, create) in &existing {
+            if !wanted.contains_key(name) {
+                changes.drop.insert(name.clone(), create.clone());
+            }
+        }
+        for (name, index) in wanted.into_iter().filter(|(name, _)| !existing.contains_key(name)) {
+            let table = index.table.to_lowercase();
+            if created.contains_key(&table) || self.elsewhere.contains(&table) {
+                changes.create.insert(name, index.create);
+            } else {
+                changes.waiting.entry(index.table).or_default().insert(name, index.create);
+            }
+        }
+        Ok(changes)
+    }
+
+    /// Fails when the migrations on disk lag the models ([`MigrationError::Stale`], with the
+    /// diff), or when Diesel would run an index migration before its table exists
+    /// ([`MigrationError::Misordered`]). Call it from a test, so that `cargo test` fails where a
+    /// build in write mode would have written.
+    ///
+    /// ```
+    /// # use keyset_codegen::{Backend, Migrations, MigrationError};
+    /// let dir = std::env::temp_dir().join(format!("keyset-doc-check-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("models.rs"), r#"
+    ///     #[derive(Keyset)]
+    ///     struct Comment { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// "#).unwrap();
+    /// let migrations =
+    ///     Migrations::new(Backend::Sqlite, dir.join("migrations")).source(dir.join("models.rs"));
+    /// match migrations.check() {
+    ///     Err(MigrationError::Stale { changes, .. }) => {
+    ///         assert!(changes.waiting.contains_key("comments"))
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn check(&self) -> Result<(), MigrationError> {
+        self.check_order()?;
         let changes = self.changes()?;
         if changes.is_empty() {
             Ok(())
@@ -192,18 +278,68 @@ impl Migrations {
         }
     }
 
-    /// Writes a new migration when the models need one; returns the folders written.
-    pub fn write(&self) -> Result<Vec<PathBuf>, MigrationError> {
-        let changes = self.changes()?;
-        if changes.is_empty() {
-            return Ok(Vec::new());
+    /// Fails when an existing index migration runs before the migration that creates its table,
+    /// or no migration creates it.
+    fn check_order(&self) -> Result<(), MigrationError> {
+        let folders = folders::list(&self.dir)?;
+        let created = Self::created_tables(&folders)?;
+        let mut problems = Vec::new();
+        for folder in folders.iter().filter(|f| f.is_keyset()) {
+            let mut tables = BTreeSet::new();
+            for line in folder.up_sql()?.lines().filter(|line| line.starts_with("CREATE")) {
+                tables.extend(line.split(" ON ").nth(1).and_then(first_quoted));
+            }
+            for table in tables {
+                let key = table.to_lowercase();
+                if self.elsewhere.contains(&key) {
+                    continue;
+                }
+                let table_migration = match created.get(&key) {
+                    Some(creates) if creates.key() < folder.key() => continue,
+                    Some(creates) => Some(creates.name.clone()),
+                    None => None,
+                };
+                problems.push(OrderProblem {
+                    index_migration: folder.name.clone(),
+                    table,
+                    table_migration,
+                });
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(MigrationError::Misordered { dir: self.dir.clone(), problems })
+        }
+    }
+
+    /// Writes a new migration when the models need one, after every existing migration, for
+    /// the indexes whose tables exist; the others wait ([`Written::waiting`]). Once, from a
+    /// program of your own, where a build script is not wanted:
+    ///
+    /// ```no_run
+    /// # use keyset_codegen::{Backend, Migrations};
+    /// let written = Migrations::new(Backend::Mysql, "migrations").source("src").write()?;
+    /// for folder in &written.folders {
+    ///     println!("wrote {}: commit it", folder.display());
+    /// }
+    /// for table in written.waiting.keys() {
+    ///     println!("waiting for the migration that creates {table}");
+    /// }
+    /// # Ok::<(), keyset_codegen::MigrationError>(())
+    /// ```
+    pub fn write(&self) -> Result<Written, MigrationError> {
+        let Changes { drop, create, waiting } = self.changes()?;
+        let mut written = Written { folders: Vec::new(), waiting };
+        if drop.is_empty() && create.is_empty() {
+            return Ok(written);
         }
         let by_index = self.backend == Backend::Postgres && self.creation == Creation::Concurrently;
         let mut steps: Vec<(Vec<String>, Vec<String>)> = Vec::new();
-        for (name, create) in &changes.drop {
+        for (name, create) in &drop {
             steps.push((vec![self.drop_sql(name, create)], vec![create.clone()]));
         }
-        for (name, create) in &changes.create {
+        for (name, create) in &create {
             steps.push((vec![create.clone()], vec![self.drop_sql(name, create)]));
         }
         if !by_index {
@@ -212,37 +348,19 @@ impl Migrations {
             let down = steps.iter().rev().flat_map(|(_, down)| down.clone()).collect();
             steps = vec![(up, down)];
         }
-        let version = self.next_version()?;
-        let mut written = Vec::new();
+        let version = folders::next_version(&folders::list(&self.dir)?, SystemTime::now());
         for (i, (up, down)) in steps.iter().enumerate() {
             let suffix = if by_index { format!("-{:02}", i + 1) } else { String::new() };
-            let folder = self.dir.join(format!("{version}{suffix}{MARKER}indexes"));
+            let folder = self.dir.join(format!("{version}{suffix}{KEYSET_SUFFIX}"));
             fs::create_dir_all(&folder).map_err(io(&folder))?;
             write(&folder.join("up.sql"), &format!("{HEADER}\n{}\n", up.join("\n")))?;
             write(&folder.join("down.sql"), &format!("{HEADER}\n{}\n", down.join("\n")))?;
             if by_index {
                 write(&folder.join("metadata.toml"), "run_in_transaction = false\n")?;
             }
-            written.push(folder);
+            written.folders.push(folder);
         }
         Ok(written)
-    }
-
-    /// For a build script: tells cargo what to watch, writes what is needed, and fails the build
-    /// with a readable message when it cannot.
-    pub fn write_for_build(&self) {
-        for source in &self.sources {
-            println!("cargo:rerun-if-changed={}", source.display());
-        }
-        println!("cargo:rerun-if-changed={}", self.dir.display());
-        match self.write() {
-            Ok(written) => {
-                for folder in written {
-                    println!("cargo:warning=keyset wrote the migration {}", folder.display());
-                }
-            }
-            Err(err) => panic!("keyset migrations: {err}"),
-        }
     }
 
     /// The `DROP` of an index, from the `CREATE` statement that made it (which names its table).
@@ -250,61 +368,14 @@ impl Migrations {
         let table = create.split(" ON ").nth(1).and_then(first_quoted).unwrap_or_default();
         index::drop_statement(self.backend, self.creation, name, &table)
     }
-
-    fn source_files(&self) -> Result<Vec<PathBuf>, MigrationError> {
-        let mut files = Vec::new();
-        for source in &self.sources {
-            collect_rust_files(source, &mut files)?;
-        }
-        files.sort();
-        Ok(files)
-    }
-
-    fn keyset_folders(&self) -> Result<Vec<PathBuf>, MigrationError> {
-        let mut folders: Vec<PathBuf> = match fs::read_dir(&self.dir) {
-            Ok(entries) => entries
-                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-                .filter(|path| path.is_dir() && folder_name(path).contains(MARKER))
-                .collect(),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(err) => return Err(MigrationError::Io { path: self.dir.clone(), error: err }),
-        };
-        folders.sort_by_key(|path| version(path));
-        Ok(folders)
-    }
-
-    /// Now, as Diesel CLI writes versions (`2024-05-01-120000`), but after every existing one.
-    fn next_version(&self) -> Result<String, MigrationError> {
-        let mut next = utc_version(SystemTime::now());
-        let latest = match fs::read_dir(&self.dir) {
-            Ok(entries) => {
-                entries.filter_map(|entry| entry.ok()).map(|entry| version(&entry.path())).max()
-            }
-            Err(_) => None,
-        };
-        if let Some(latest) = latest.filter(|latest| next <= *latest) {
-            // Two runs in one second, or a clock behind the latest migration: extend the latest.
-            next = format!("{latest}-1");
-        }
-        Ok(next)
-    }
 }
 
-fn clone((name, create): (&String, &String)) -> (String, String) {
-    (name.clone(), create.clone())
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MigrationError + '_ {
+    move |error| MigrationError::Io { path: path.to_owned(), error }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), MigrationError> {
     fs::write(path, text).map_err(io(path))
-}
-
-/// A migration folder's version: its name up to the first `_`, as Diesel reads it.
-fn version(path: &Path) -> String {
-    folder_name(path).split('_').next().unwrap_or_default().to_owned()
-}
-
-fn folder_name(path: &Path) -> String {
-    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// The index a statement this writer wrote creates or drops: the first quoted identifier after
@@ -319,72 +390,6 @@ fn first_quoted(text: &str) -> Option<String> {
     let quote = text[start..].chars().next()?;
     let rest = &text[start + 1..];
     Some(rest[..rest.find(quote)?].to_owned())
-}
-
-fn collect_rust_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), MigrationError> {
-    if path.is_file() {
-        out.push(path.to_owned());
-        return Ok(());
-    }
-    for entry in fs::read_dir(path).map_err(io(path))? {
-        let path = entry.map_err(io(path))?.path();
-        if path.is_dir() {
-            collect_rust_files(&path, out)?;
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Every struct with `#[derive(.., Keyset, ..)]`, also inside inline modules.
-fn derive_inputs(items: Vec<syn::Item>) -> Vec<syn::DeriveInput> {
-    let mut found = Vec::new();
-    for item in items {
-        match item {
-            syn::Item::Struct(item) if derives_keyset(&item.attrs) => found.push(item.into()),
-            syn::Item::Mod(module) => {
-                if let Some((_, items)) = module.content {
-                    found.extend(derive_inputs(items));
-                }
-            }
-            _ => {}
-        }
-    }
-    found
-}
-
-fn derives_keyset(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().filter(|attr| attr.path().is_ident("derive")).any(|attr| {
-        attr.parse_args_with(
-            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-        )
-        .is_ok_and(|paths| {
-            paths.iter().any(|path| path.segments.last().is_some_and(|s| s.ident == "Keyset"))
-        })
-    })
-}
-
-/// `YYYY-MM-DD-HHMMSS` in UTC.
-fn utc_version(now: SystemTime) -> String {
-    let secs = now.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}-{:02}{:02}{:02}",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! on which column of which table. Built from the `DeriveInput`, recording every attribute error
 //! on the way so that all of them are reported together.
 
-use proc_macro2::Span;
 use quote::format_ident;
 use syn::{Data, DeriveInput, Field, Fields, Ident, Type, Visibility};
 
@@ -31,7 +30,6 @@ pub struct Model<'a> {
 
 /// A field with `#[sort(..)]`.
 pub struct SortKey<'a> {
-    pub field: &'a Field,
     pub ident: &'a Ident,
     pub ty: &'a Type,
     /// The column in the table module (`column_name` or the field name).
@@ -239,7 +237,6 @@ impl<'a> SortKey<'a> {
             return None;
         };
         Some(SortKey {
-            field,
             ident,
             ty: &field.ty,
             column: diesel.column_name.unwrap_or_else(|| ident.clone()),
@@ -298,9 +295,4 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
         Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => Some(inner),
         _ => None,
     }
-}
-
-/// The span to report a model-wide error at when there is no better one: the struct's name.
-pub fn model_span(model: &Model) -> Span {
-    model.ident.span()
 }

@@ -1,6 +1,7 @@
 //! The indexes a model needs, as DDL per backend. `#[derive(Keyset)]` puts them on the model as
-//! [`Keyset::INDEXES`](crate::Keyset::INDEXES); the build-time writer (`keyset_codegen::migrations`)
-//! writes the same DDL into Diesel migrations, from the same code.
+//! [`Keyset::INDEXES`](crate::Keyset::INDEXES); the build-time writer
+//! (`keyset_codegen::Migrations`, in `[build-dependencies]`) writes the same DDL into Diesel
+//! migrations, from the same code, and checks them in CI.
 //!
 //! ```
 //! # use diesel::prelude::*;

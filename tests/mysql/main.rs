@@ -43,6 +43,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/migration_writer.rs"]
+mod migration_writer;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]
@@ -77,8 +79,14 @@ mod migrations_db {
     /// A database of its own on the server (migrations create real tables, which other tests
     /// must not see).
     pub fn fresh_database() -> (super::Conn, Database) {
-        let mut conn = super::connect();
-        let name = format!("keyset_migrations_{}", std::process::id());
+        fresh_named("migrations")
+    }
+
+    /// A database of its own for one test: `tag` keeps parallel tests apart.
+    pub fn fresh_named(tag: &str) -> (super::Conn, Database) {
+        let url = keyset_tests::database_url("MYSQL_DATABASE_URL", keyset_tests::MYSQL_URL);
+        let mut conn = MysqlConnection::establish(&url).expect("MariaDB/MySQL is reachable");
+        let name = format!("keyset_{tag}_{}", std::process::id());
         diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut conn).unwrap();
         diesel::sql_query(format!("CREATE DATABASE {name} DEFAULT CHARSET utf8mb4"))
             .execute(&mut conn)
@@ -86,6 +94,16 @@ mod migrations_db {
         diesel::sql_query(format!("USE {name}")).execute(&mut conn).unwrap();
         (conn, Database(name))
     }
+
+    pub const BACKEND: keyset_codegen::Backend = keyset_codegen::Backend::Mysql;
+
+    /// A `CREATE TABLE` as MySQL and MariaDB users write it: quoted, `IF NOT EXISTS`.
+    pub const CREATE_COMMENTS: &str = "CREATE TABLE IF NOT EXISTS `comments` \
+         (`id` BIGINT PRIMARY KEY, `posted_at` BIGINT NOT NULL) ENGINE = InnoDB;";
+
+    /// The indexes on a table (bound as the parameter), by name.
+    pub const INDEXES_SQL: &str = "SELECT DISTINCT index_name AS name \
+         FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ?";
 
     pub fn analyze(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE TABLE posts, memberships").execute(conn).unwrap();

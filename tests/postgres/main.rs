@@ -42,6 +42,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/migration_writer.rs"]
+mod migration_writer;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]
@@ -52,6 +54,7 @@ mod props;
 mod walk;
 
 mod asynchronous;
+mod concurrently;
 mod plan;
 mod shared;
 mod sql;
@@ -88,6 +91,40 @@ mod migrations_db {
         diesel::sql_query(format!("SET search_path TO {name}")).execute(&mut conn).unwrap();
         (conn, Schema(name))
     }
+
+    /// Drops the test's database when the test ends, even with its connection still open.
+    pub struct Database(String);
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            let mut conn = super::connect();
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.0))
+                .execute(&mut conn);
+        }
+    }
+
+    /// A database of its own on the server for one of the migration writer's tests.
+    pub fn fresh_named(tag: &str) -> (super::Conn, Database) {
+        let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
+        let mut admin = PgConnection::establish(&url).expect("PostgreSQL is reachable");
+        let name = format!("keyset_writer_{tag}_{}", std::process::id());
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut admin)
+            .unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
+        let (server, _) = url.rsplit_once('/').expect("a database URL ends in /<database>");
+        let conn = PgConnection::establish(&format!("{server}/{name}")).unwrap();
+        (conn, Database(name))
+    }
+
+    pub const BACKEND: keyset_codegen::Backend = keyset_codegen::Backend::Postgres;
+
+    /// A `CREATE TABLE` as PostgreSQL users write it: schema-qualified, quoted, `IF NOT EXISTS`.
+    pub const CREATE_COMMENTS: &str = r#"CREATE TABLE IF NOT EXISTS "public"."comments" (id BIGINT PRIMARY KEY, posted_at BIGINT NOT NULL);"#;
+
+    /// The indexes on a table (bound as the parameter), by name.
+    pub const INDEXES_SQL: &str = "SELECT indexname::text AS name FROM pg_indexes \
+         WHERE schemaname = current_schema() AND tablename = $1";
 
     pub fn analyze(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE posts").execute(conn).unwrap();

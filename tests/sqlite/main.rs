@@ -37,6 +37,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/migration_writer.rs"]
+mod migration_writer;
 #[path = "../suite/migrations.rs"]
 mod migrations;
 #[path = "../suite/nulls.rs"]
@@ -67,6 +69,20 @@ mod migrations_db {
     pub fn fresh_database() -> (super::Conn, ()) {
         (SqliteConnection::establish(":memory:").unwrap(), ())
     }
+
+    /// The migration writer's tests: a fresh database each.
+    pub fn fresh_named(_tag: &str) -> (super::Conn, ()) {
+        fresh_database()
+    }
+
+    pub const BACKEND: keyset_codegen::Backend = keyset_codegen::Backend::Sqlite;
+
+    /// A `CREATE TABLE` as SQLite users write it: schema-qualified, quoted, `IF NOT EXISTS`.
+    pub const CREATE_COMMENTS: &str = r#"CREATE TABLE IF NOT EXISTS main."comments" (id BIGINT PRIMARY KEY, posted_at BIGINT NOT NULL);"#;
+
+    /// The indexes on a table (bound as the parameter), by name.
+    pub const INDEXES_SQL: &str =
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?";
 
     pub fn analyze(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE").execute(conn).unwrap();

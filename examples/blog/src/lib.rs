@@ -21,6 +21,10 @@ use keyset_runtime::Keyset;
 pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 /// The PostgreSQL migrations.
 pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+/// The PostgreSQL migrations with the indexes built `CONCURRENTLY`, one migration each, outside a
+/// transaction (`metadata.toml`).
+pub const POSTGRES_CONCURRENT_MIGRATIONS: EmbeddedMigrations =
+    embed_migrations!("migrations/postgres_concurrently");
 /// The MySQL/MariaDB migrations.
 pub const MYSQL_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/mysql");
 

@@ -1,0 +1,2 @@
+DROP TABLE memberships;
+DROP TABLE posts;

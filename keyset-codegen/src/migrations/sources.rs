@@ -1,0 +1,65 @@
+//! Finds the `Keyset` models in the crate's sources, with the derive's own parser and rules.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::MigrationError;
+
+/// Every `.rs` file among `sources` (files, or directories searched recursively), sorted so
+/// that the result does not depend on the order the file system lists them in.
+pub(super) fn rust_files(sources: &[PathBuf]) -> Result<Vec<PathBuf>, MigrationError> {
+    let mut files = Vec::new();
+    for source in sources {
+        collect(source, &mut files)?;
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MigrationError + '_ {
+    move |error| MigrationError::Io { path: path.to_owned(), error }
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), MigrationError> {
+    if path.is_file() {
+        out.push(path.to_owned());
+        return Ok(());
+    }
+    for entry in fs::read_dir(path).map_err(io(path))? {
+        let path = entry.map_err(io(path))?.path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Every struct with `#[derive(.., Keyset, ..)]`, also inside inline modules.
+pub(super) fn derive_inputs(items: Vec<syn::Item>) -> Vec<syn::DeriveInput> {
+    let mut found = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Struct(item) if derives_keyset(&item.attrs) => found.push(item.into()),
+            syn::Item::Mod(module) => {
+                if let Some((_, items)) = module.content {
+                    found.extend(derive_inputs(items));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn derives_keyset(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().filter(|attr| attr.path().is_ident("derive")).any(|attr| {
+        attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        )
+        .is_ok_and(|paths| {
+            paths.iter().any(|path| path.segments.last().is_some_and(|s| s.ident == "Keyset"))
+        })
+    })
+}
