@@ -225,6 +225,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "diesel-async")]
+mod async_driver;
 mod driver;
 mod error;
 mod machine;
@@ -241,6 +243,8 @@ pub mod sql;
 mod strategy;
 pub mod token;
 
+#[cfg(feature = "diesel-async")]
+pub use async_driver::AsyncPageQuery;
 pub use driver::PageQuery;
 pub use error::{CursorError, Error, RequestError};
 #[cfg(feature = "derive")]

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::driver::PageQuery;
 use crate::position::Position;
-use crate::request::{PageRequest, RequestError, RequestedPosition};
+use crate::request::{served_limit, PageRequest, RequestError, RequestedPosition};
 use crate::strategy::Repeat;
 use crate::token::{Codec, Direction};
 use crate::{Error, Keyset};
@@ -183,11 +183,11 @@ fn paginate_with<Q: Paginate>(
         RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
         RequestedPosition::Number(number) => Position::Number(*number),
     };
-    request.effective_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
+    request.served_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
     Ok(Paginated {
         query,
         position,
-        request: request.clone(),
+        limit: request.limit(),
         max_limit: PageRequest::DEFAULT_MAX_LIMIT,
         codec,
     })
@@ -196,11 +196,12 @@ fn paginate_with<Q: Paginate>(
 /// A query ready to load one page. Built by [`Paginate::paginate`].
 #[must_use = "a paginated query does nothing until `load_page` runs it"]
 pub struct Paginated<Q: Paginate> {
-    query: Q,
-    position: Position<<Q::Model as Keyset>::Cursor>,
-    request: PageRequest,
-    max_limit: u32,
-    codec: Codec,
+    pub(crate) query: Q,
+    pub(crate) position: Position<<Q::Model as Keyset>::Cursor>,
+    /// The page size asked for (`None`: the default), served clamped to `max_limit`.
+    pub(crate) limit: Option<u32>,
+    pub(crate) max_limit: u32,
+    pub(crate) codec: Codec,
 }
 
 impl<Q: Paginate> Paginated<Q> {
@@ -256,7 +257,7 @@ impl<Q: Paginate> Paginated<Q> {
     where
         Q: PageQuery<'query, Conn>,
     {
-        let limit = self.request.effective_limit(self.max_limit)?;
+        let limit = served_limit(self.limit, self.max_limit)?;
         self.query.load_page_at(self.position, limit, &self.codec, conn)
     }
 }
@@ -287,7 +288,7 @@ impl<Q: Paginate> Paginated<Q> {
         Paginated {
             query,
             position,
-            request: PageRequest::first(limit),
+            limit: Some(limit),
             max_limit: PageRequest::DEFAULT_MAX_LIMIT,
             codec,
         }

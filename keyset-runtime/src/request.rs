@@ -2,6 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::token::Direction;
+
 /// Which page to load: the first or last `limit` rows, or the `limit` rows after or before a
 /// cursor token.
 ///
@@ -141,15 +143,74 @@ impl PageRequest {
         &self.position
     }
 
-    /// The page size to serve: the requested one (or [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT))
-    /// clamped to `max_limit`.
-    pub(crate) fn effective_limit(&self, max_limit: u32) -> Result<u32, RequestError> {
-        match self.limit {
-            Some(0) => Err(RequestError::ZeroLimit),
-            Some(limit) => Ok(limit.min(max_limit.max(1))),
-            None => Ok(Self::DEFAULT_LIMIT.min(max_limit.max(1))),
+    /// The cursor token the request pages from, and which way: `after` or `before`. `None` for
+    /// the first and last pages and for a page number.
+    ///
+    /// ```
+    /// use keyset_runtime::{Direction, PageRequest};
+    ///
+    /// assert_eq!(PageRequest::before("AQ", 10).cursor(), Some((Direction::Before, "AQ")));
+    /// assert_eq!(PageRequest::last(10).cursor(), None);
+    /// ```
+    pub fn cursor(&self) -> Option<(Direction, &str)> {
+        match &self.position {
+            RequestedPosition::After(token) => Some((Direction::After, token)),
+            RequestedPosition::Before(token) => Some((Direction::Before, token)),
+            _ => None,
         }
     }
+
+    /// Whether the request asks for the last page (`?last=true`).
+    ///
+    /// ```
+    /// # use keyset_runtime::PageRequest;
+    /// assert!(PageRequest::last(10).is_last() && !PageRequest::first(10).is_last());
+    /// ```
+    pub fn is_last(&self) -> bool {
+        self.position == RequestedPosition::Last
+    }
+
+    /// The page number, for a request built with [`page_number`](Self::page_number).
+    ///
+    /// ```
+    /// # use keyset_runtime::PageRequest;
+    /// assert_eq!(PageRequest::page_number(3, 10).number(), Some(3));
+    /// assert_eq!(PageRequest::first(10).number(), None);
+    /// ```
+    pub fn number(&self) -> Option<u32> {
+        match self.position {
+            RequestedPosition::Number(number) => Some(number),
+            _ => None,
+        }
+    }
+
+    /// The page size served for this request: the requested one (or
+    /// [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT)) clamped to `max_limit` (at least 1). A zero limit
+    /// is refused, as `paginate` refuses it.
+    ///
+    /// ```
+    /// # use keyset_runtime::{PageRequest, RequestError};
+    /// assert_eq!(PageRequest::first(500).served_limit(100), Ok(100));
+    /// assert_eq!(PageRequest::default().served_limit(100), Ok(PageRequest::DEFAULT_LIMIT));
+    /// assert_eq!(PageRequest::first(0).served_limit(100), Err(RequestError::ZeroLimit));
+    /// ```
+    pub fn served_limit(&self, max_limit: u32) -> Result<u32, RequestError> {
+        served_limit(self.limit, max_limit)
+    }
+}
+
+/// The one limit rule: `requested` (or [`PageRequest::DEFAULT_LIMIT`]) clamped to `max_limit`
+/// (at least 1); a requested zero is refused.
+pub(crate) fn served_limit(requested: Option<u32>, max_limit: u32) -> Result<u32, RequestError> {
+    match requested {
+        Some(0) => Err(RequestError::ZeroLimit),
+        requested => Ok(clamp(requested.unwrap_or(PageRequest::DEFAULT_LIMIT), max_limit)),
+    }
+}
+
+/// `limit` clamped to `max_limit`, which is at least 1.
+pub(crate) fn clamp(limit: u32, max_limit: u32) -> u32 {
+    limit.min(max_limit.max(1))
 }
 
 impl Default for PageRequest {

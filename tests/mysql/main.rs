@@ -20,6 +20,29 @@ pub fn connect() -> Conn {
     conn
 }
 
+/// The async connection of this suite: diesel-async's own, over mysql_async.
+pub type AsyncConn = diesel_async::AsyncMysqlConnection;
+
+/// [`connect`] on the async path: its own temporary tables.
+pub async fn connect_async() -> AsyncConn {
+    use diesel_async::AsyncConnection;
+    let url = keyset_tests::database_url("MYSQL_DATABASE_URL", keyset_tests::MYSQL_URL);
+    let mut conn = AsyncConn::establish(&url)
+        .await
+        .unwrap_or_else(|err| panic!("MariaDB/MySQL at {url} cannot be reached: {err}"));
+    for statement in keyset_tests::schema::MYSQL_DDL {
+        diesel_async::RunQueryDsl::execute(diesel::sql_query(*statement), &mut conn)
+            .await
+            .expect("create schema");
+    }
+    conn
+}
+
+/// A statement as Diesel's instrumentation shows it: the SQL and its binds, alike on both paths.
+pub fn same_statement(shown: &str) -> String {
+    shown.to_owned()
+}
+
 /// Cases per property test unless `PROPTEST_CASES` says otherwise (`.ci/run` sets it for its
 /// configured run): each query is a round trip to the server.
 pub const PROPERTY_CASES: u32 = 64;
@@ -29,6 +52,8 @@ pub const PROPERTY_CASES: u32 = 64;
 /// outside it arrives as NULL, even in a `DATETIME(6)` column); `Datetime` has no such limit.
 pub const TIMESTAMP_MICROS: (i64, i64) = (86_400_000_000 + 1, 2_147_385_600_000_000 - 1);
 
+#[path = "../suite/asynchronous.rs"]
+mod asynchronous;
 #[path = "../suite/compose.rs"]
 mod compose;
 #[path = "../suite/concurrent.rs"]

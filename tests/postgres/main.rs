@@ -20,6 +20,29 @@ pub fn connect() -> Conn {
     conn
 }
 
+/// The async connection of this suite: diesel-async's own, over tokio-postgres.
+pub type AsyncConn = diesel_async::AsyncPgConnection;
+
+/// [`connect`] on the async path: its own temporary tables.
+pub async fn connect_async() -> AsyncConn {
+    use diesel_async::AsyncConnection;
+    let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
+    let mut conn = AsyncConn::establish(&url)
+        .await
+        .unwrap_or_else(|err| panic!("PostgreSQL at {url} cannot be reached: {err}"));
+    for statement in keyset_tests::schema::POSTGRES_DDL {
+        diesel_async::RunQueryDsl::execute(diesel::sql_query(*statement), &mut conn)
+            .await
+            .expect("create schema");
+    }
+    conn
+}
+
+/// A statement as Diesel's instrumentation shows it: the SQL and its binds, alike on both paths.
+pub fn same_statement(shown: &str) -> String {
+    shown.to_owned()
+}
+
 /// Cases per property test unless `PROPTEST_CASES` says otherwise (`.ci/run` sets it for its
 /// configured run): each query is a round trip to the server.
 pub const PROPERTY_CASES: u32 = 64;
@@ -28,6 +51,8 @@ pub const PROPERTY_CASES: u32 = 64;
 /// years 1000 to 9999.
 pub const TIMESTAMP_MICROS: (i64, i64) = (-30_610_224_000_000_000 + 1, 253_402_300_799_999_999);
 
+#[path = "../suite/asynchronous.rs"]
+mod asynchronous;
 #[path = "../suite/compose.rs"]
 mod compose;
 #[path = "../suite/concurrent.rs"]
@@ -53,7 +78,6 @@ mod props;
 #[path = "../suite/walk.rs"]
 mod walk;
 
-mod asynchronous;
 mod concurrently;
 mod plan;
 mod shared;

@@ -15,6 +15,45 @@ pub fn connect() -> Conn {
     conn
 }
 
+/// The async connection of this suite: SQLite through diesel-async's `SyncConnectionWrapper`.
+pub type AsyncConn = diesel_async::sync_connection_wrapper::SyncConnectionWrapper<SqliteConnection>;
+
+/// A fresh in-memory database on the async path, with the schema created.
+pub async fn connect_async() -> AsyncConn {
+    use diesel_async::AsyncConnection;
+    let mut conn = AsyncConn::establish(":memory:").await.expect("open in-memory SQLite");
+    for statement in keyset_tests::schema::SQLITE_DDL {
+        diesel_async::RunQueryDsl::execute(diesel::sql_query(*statement), &mut conn)
+            .await
+            .expect("create schema");
+    }
+    conn
+}
+
+/// A statement as Diesel's instrumentation shows it, in one form for both paths: the SQL, and
+/// its binds. diesel-async's SQLite wrapper shows each bind as the SQLite value it became
+/// (`I64(2)`, `String("2023-11-14 22:13:32.000012")`), the sync connection as the Rust value
+/// (`2`, `2023-11-14T22:13:32.000012`): wrappers and quotes are dropped, and a timestamp's `T` is
+/// a space.
+pub fn same_statement(shown: &str) -> String {
+    let Some((sql, binds)) = shown.split_once(" -- binds: ") else { return shown.to_owned() };
+    let mut plain = binds.to_owned();
+    for wrapper in ["I64(", "I32(", "F64(", "Double(", "Text(", "String(", "Binary(", "Some("] {
+        while let Some(at) = plain.find(wrapper) {
+            let inner = at + wrapper.len();
+            let close = inner + plain[inner..].find(')').unwrap_or(plain.len() - inner);
+            plain = format!("{}{}{}", &plain[..at], &plain[inner..close], &plain[close + 1..]);
+        }
+    }
+    let mut out: Vec<char> = plain.chars().filter(|&c| c != '"').collect();
+    for at in 1..out.len().saturating_sub(1) {
+        if out[at] == 'T' && out[at - 1].is_ascii_digit() && out[at + 1].is_ascii_digit() {
+            out[at] = ' ';
+        }
+    }
+    format!("{sql} -- binds: {}", out.into_iter().collect::<String>())
+}
+
 /// Cases per property test unless `PROPTEST_CASES` says otherwise. In memory, about a millisecond
 /// a case: thousands of cases in the default run.
 pub const PROPERTY_CASES: u32 = 1_000;
@@ -23,6 +62,8 @@ pub const PROPERTY_CASES: u32 = 1_000;
 /// years 1000 to 9999.
 pub const TIMESTAMP_MICROS: (i64, i64) = (-30_610_224_000_000_000 + 1, 253_402_300_799_999_999);
 
+#[path = "../suite/asynchronous.rs"]
+mod asynchronous;
 #[path = "../suite/compose.rs"]
 mod compose;
 #[path = "../suite/concurrent.rs"]

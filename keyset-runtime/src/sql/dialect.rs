@@ -62,7 +62,7 @@ impl SeekDialect for diesel::sqlite::Sqlite {
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
 /// after the seek. (For mixed directions no row value exists, and the OR expansion with a leading
 /// bound is used.)
-#[cfg(feature = "postgres")]
+#[cfg(feature = "postgres_backend")]
 impl SeekDialect for diesel::pg::Pg {
     const ROW_VALUES: bool = true;
     const ASC_NULLS_FIRST: bool = false;
@@ -83,7 +83,7 @@ impl SeekDialect for diesel::pg::Pg {
 /// after a cursor reads the same 21 index entries as the first page, and all its extra time is
 /// planning (range analysis and index dives); the leading bound adds ranges to analyse, and
 /// leaving it out takes a page from 1.34x to 1.27x the first page's time.
-#[cfg(feature = "mysql")]
+#[cfg(feature = "mysql_backend")]
 impl SeekDialect for diesel::mysql::Mysql {
     const ROW_VALUES: bool = false;
     const ASC_NULLS_FIRST: bool = true;

@@ -103,12 +103,16 @@
 //! direction and one start), and `first` with `before` or `last` with `after` (the first rows
 //! before a cursor are not a keyset page; page from the cursor with the matching count instead).
 
-use async_graphql::connection::{Connection, Edge};
-use async_graphql::{ErrorExtensions, OutputType};
+mod load;
 
-use crate::driver::PageQuery;
-use crate::page::Paginated;
+use async_graphql::ErrorExtensions;
+
+pub use load::{load_connection, load_connection_map};
+#[cfg(feature = "diesel-async")]
+pub use load::{load_connection_async, load_connection_map_async};
+
 use crate::position::Position;
+use crate::request::clamp;
 use crate::token::{Anchor, Codec, CursorError, Direction};
 use crate::{Error, Keyset, PageRequest};
 
@@ -244,7 +248,10 @@ impl ConnectionArgs {
     /// assert_eq!(ConnectionArgs::new(None, None, None, None).unwrap().limit(), 20);
     /// ```
     pub fn limit(&self) -> u32 {
-        self.count.unwrap_or(PageRequest::DEFAULT_LIMIT).min(self.max_limit)
+        match self.count {
+            Some(0) => 0,
+            count => clamp(count.unwrap_or(PageRequest::DEFAULT_LIMIT), self.max_limit),
+        }
     }
 
     /// Whether the page runs backward (`last` or `before`), against the model's order. Its edges
@@ -297,89 +304,6 @@ impl ConnectionArgs {
             read => read,
         }
     }
-}
-
-/// Loads the page `args` asks for as a Relay connection whose nodes are the model's rows.
-///
-/// `query` is any query [`paginate`](crate::Paginate::paginate) takes (plain, filtered, joined or
-/// boxed, selecting `Model::as_select()`). Fails before any query when a cursor is malformed or
-/// foreign; see the [module docs](self) for the cursors and `pageInfo`.
-pub fn load_connection<'query, Q, Conn>(
-    query: Q,
-    args: &ConnectionArgs,
-    conn: &mut Conn,
-) -> Result<Connection<String, Q::Model>, Error>
-where
-    Q: PageQuery<'query, Conn>,
-    Q::Model: OutputType,
-{
-    load_connection_map(query, args, conn, |row| row)
-}
-
-/// Like [`load_connection`], with every row turned into a node by `node`, e.g. into a GraphQL
-/// object that is not the Diesel model.
-///
-/// ```
-/// # use diesel::prelude::*;
-/// # use keyset_runtime::Keyset;
-/// use keyset_runtime::relay::{load_connection_map, ConnectionArgs};
-///
-/// # diesel::table! { posts (id) { id -> BigInt, title -> Text } }
-/// # #[derive(Queryable, Selectable, Keyset)]
-/// # struct Post { #[sort(asc)] #[tiebreaker] id: i64, title: String }
-/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
-/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, title TEXT NOT NULL)").execute(&mut conn).unwrap();
-/// # diesel::sql_query("INSERT INTO posts VALUES (1, 'a'), (2, 'b')").execute(&mut conn).unwrap();
-/// /// What the schema shows of a post.
-/// #[derive(async_graphql::SimpleObject)]
-/// struct PostNode {
-///     title: String,
-/// }
-///
-/// let args = ConnectionArgs::new(None, None, None, Some(1)).unwrap();
-/// let query = posts::table.select(Post::as_select());
-/// let connection = load_connection_map(query, &args, &mut conn, |post| PostNode { title: post.title })?;
-/// assert_eq!(connection.edges[0].node.title, "b");
-/// assert!(connection.has_previous_page && !connection.has_next_page);
-/// # Ok::<(), keyset_runtime::Error>(())
-/// ```
-pub fn load_connection_map<'query, Q, Conn, N>(
-    query: Q,
-    args: &ConnectionArgs,
-    conn: &mut Conn,
-    mut node: impl FnMut(Q::Model) -> N,
-) -> Result<Connection<String, N>, Error>
-where
-    Q: PageQuery<'query, Conn>,
-    N: OutputType,
-{
-    let position = args.position::<Q::Model>()?;
-    let limit = args.limit();
-    // `first: 0` / `last: 0`: no edges, but one row is still fetched to tell whether any lie
-    // that way.
-    let page = Paginated::from_position(query, position, limit.max(1), args.codec.clone())
-        .max_limit(args.max_limit)
-        .load_page(conn)?;
-    // Ahead, the probe row says; behind, a cursor says (its row lay there), even on an empty page.
-    let (mut has_previous_page, mut has_next_page) = match &args.window {
-        Window::Forward(after) => (after.is_some(), page.has_next()),
-        Window::Backward(before) => (page.has_prev(), before.is_some()),
-    };
-    let mut rows = page.items;
-    if limit == 0 {
-        match args.window {
-            Window::Forward(_) => has_next_page = !rows.is_empty(),
-            Window::Backward(_) => has_previous_page = !rows.is_empty(),
-        }
-        rows.clear();
-    }
-    let mut connection = Connection::new(has_previous_page, has_next_page);
-    connection.edges.reserve(rows.len());
-    for row in rows {
-        let cursor = args.codec.issue::<Q::Model>(Direction::After, Anchor::Row(&row.cursor()))?;
-        connection.edges.push(Edge::new(cursor, node(row)));
-    }
-    Ok(connection)
 }
 
 /// GraphQL errors with a machine-readable `extensions.code`, as Apollo's clients read them:

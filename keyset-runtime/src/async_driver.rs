@@ -1,0 +1,250 @@
+//! The async driver (feature `diesel-async`): runs a page's statements on a diesel-async
+//! connection (`AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<..>`, or a
+//! pooled one). The page machine (`machine.rs`) decides what a page runs, exactly as for the sync
+//! driver; this only builds each [`Statement`] on the query and awaits its rows, so both paths
+//! run the same statements with the same binds, and their tokens are interchangeable.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use diesel::dsl::{CountStar, Filter, Limit, Offset, Order, Select};
+use diesel::query_builder::Query;
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl, SelectDsl};
+use diesel_async::methods::LoadQuery;
+use diesel_async::{AsyncConnectionCore, RunQueryDsl};
+
+use crate::machine::{PageMachine, Statement};
+use crate::page::{next_copy, Paginate, Paginated, SelectsModel};
+use crate::position::Position;
+use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
+use crate::strategy::{LevelOf, Repeat};
+use crate::token::Codec;
+use crate::{Error, Keyset, Page};
+
+/// The future of one page: boxed once per page, `Send`, so that a handler awaiting it can run on
+/// any executor thread (axum, `tokio::spawn`).
+pub(crate) type PageFuture<'conn, M> =
+    Pin<Box<dyn Future<Output = Result<Page<M>, Error>> + Send + 'conn>>;
+
+impl<Q: Paginate> Paginated<Q> {
+    /// [`load_page`](Self::load_page) on a diesel-async connection: the same statements, the
+    /// same `Page` and the same tokens (a token from either path pages on the other). Works on
+    /// `AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<SqliteConnection>` and
+    /// their pooled connections (`&mut *pooled` from deadpool or bb8). The future is `Send`.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+    /// use diesel_async::{AsyncConnection, RunQueryDsl};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64 }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut conn = SyncConnectionWrapper::<SqliteConnection>::establish(":memory:").await?;
+    /// diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).await?;
+    /// diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).await?;
+    ///
+    /// let page = posts::table
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::first(2))?
+    ///     .load_page_async(&mut conn)
+    ///     .await?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 2]);
+    /// let next = posts::table
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::after(page.next_cursor.unwrap(), 2))?
+    ///     .load_page_async(&mut conn)
+    ///     .await?;
+    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn load_page_async<'query: 'conn, 'conn, Conn>(
+        self,
+        conn: &'conn mut Conn,
+    ) -> impl std::future::Future<Output = Result<Page<Q::Model>, Error>> + Send + 'conn
+    where
+        Q: AsyncPageQuery<'query, Conn> + 'conn,
+        Q::Model: Send,
+    {
+        let limit = match crate::request::served_limit(self.limit, self.max_limit) {
+            Ok(limit) => limit,
+            Err(error) => {
+                let refused: PageFuture<'conn, Q::Model> =
+                    Box::pin(std::future::ready(Err(error.into())));
+                return refused;
+            }
+        };
+        self.query.load_page_at_async(self.position, limit, self.codec, conn)
+    }
+
+    /// [`total_count`](Self::total_count) on a diesel-async connection: the same
+    /// `SELECT COUNT(*)`, with the query's own filters. **The expensive path**: O(rows) per call.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+    /// # use diesel_async::{AsyncConnection, RunQueryDsl};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64 }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let mut conn = SyncConnectionWrapper::<SqliteConnection>::establish(":memory:").await?;
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).await?;
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).await?;
+    /// let paginated = posts::table.select(Post::as_select()).paginate(&PageRequest::first(2))?;
+    /// assert_eq!(paginated.total_count_async(&mut conn).await?, 3);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn total_count_async<'query, Conn>(&self, conn: &mut Conn) -> Result<i64, Error>
+    where
+        Q: Query + SelectDsl<CountStar> + Clone,
+        Q::SqlType: SelectsModel,
+        Conn: AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,
+        Select<Q, CountStar>: LoadQuery<'query, Conn, i64> + 'query,
+    {
+        let count = SelectDsl::select(self.query.clone(), diesel::dsl::count_star());
+        Ok(count.get_result(conn).await?)
+    }
+}
+
+/// A query whose pages can be loaded on the diesel-async connection `Conn`: the async
+/// counterpart of [`PageQuery`](crate::PageQuery), for the same queries. Implemented for every
+/// such query; you meet it in bounds, e.g. of a helper generic over the query, as
+/// `Q: AsyncPageQuery<'static, Conn>`.
+#[diagnostic::on_unimplemented(
+    message = "the query `{Self}` cannot be paged on `{Conn}`",
+    note = "`load_page_async` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed), is `Send`, and that diesel-async can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added",
+    note = "`{Conn}` must be a diesel-async connection: `AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<SqliteConnection>`, or a pooled one as `&mut *pooled`"
+)]
+pub trait AsyncPageQuery<'query, Conn>: Paginate {
+    /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans
+    /// and hands it the rows.
+    #[doc(hidden)]
+    fn load_page_at_async<'conn>(
+        self,
+        position: Position<<Self::Model as Keyset>::Cursor>,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, Self::Model>
+    where
+        Self: 'conn,
+        'query: 'conn;
+}
+
+impl<'query, Conn, Q, M> AsyncPageQuery<'query, Conn> for Q
+where
+    Conn: AsyncConnectionCore,
+    Conn::Backend: SeekDialect,
+    M: Keyset + Send + 'static,
+    M::Cursor: Send,
+    M::Keys: SeekKeys<Conn::Backend> + Send,
+    M::Columns: Send,
+    LevelOf<M, Forward>: Send,
+    LevelOf<M, Backward>: Send,
+    Q: Paginate<Model = M> + Repeat + Send,
+    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
+    Order<Q, OrderBy<M, Forward>>: LimitDsl,
+    Order<Q, OrderBy<M, Backward>>: LimitDsl,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl + 'query,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M> + 'query,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M> + 'query,
+    Q: SeekLoadAsync<'query, M, Forward, Conn, Seek<M, Forward>>,
+    Q: SeekLoadAsync<'query, M, Backward, Conn, Seek<M, Backward>>,
+    Q: SeekLoadAsync<'query, M, Forward, Conn, LevelOf<M, Forward>>,
+    Q: SeekLoadAsync<'query, M, Backward, Conn, LevelOf<M, Backward>>,
+{
+    fn load_page_at_async<'conn>(
+        self,
+        position: Position<M::Cursor>,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, M>
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        Box::pin(async move {
+            let mut machine = PageMachine::new::<Conn::Backend>(position, limit, Q::REPEATS)?;
+            let mut query = Some(self);
+            while let Some(statement) = machine.next() {
+                let query = next_copy(&mut query, machine.may_continue())?;
+                let rows = match statement {
+                    Statement::First { order, limit } => {
+                        LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn).await
+                    }
+                    Statement::Number { order, limit, offset } => {
+                        let page = LimitDsl::limit(OrderDsl::order(query, order), limit);
+                        OffsetDsl::offset(page, offset).load(conn).await
+                    }
+                    Statement::Last { order, limit } => {
+                        LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn).await
+                    }
+                    Statement::After { seek, order, limit } => {
+                        query.load_past(seek, order, limit, conn).await
+                    }
+                    Statement::Before { seek, order, limit } => {
+                        query.load_past(seek, order, limit, conn).await
+                    }
+                    Statement::AfterLevel { level, order, limit } => {
+                        query.load_past(level, order, limit, conn).await
+                    }
+                    Statement::BeforeLevel { level, order, limit } => {
+                        query.load_past(level, order, limit, conn).await
+                    }
+                };
+                machine.fetched(rows?);
+            }
+            machine.finish(&codec)
+        })
+    }
+}
+
+/// `query.filter(predicate).order(order).limit(limit)`, loadable on the async `Conn`: the bounds
+/// of a statement past a cursor, named once for the whole seek and for one tie level, both ways.
+pub trait SeekLoadAsync<'query, M: Keyset, W, Conn, P>: Sized {
+    /// Loads the rows.
+    fn load_past<'conn>(
+        self,
+        predicate: P,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &'conn mut Conn,
+    ) -> impl Future<Output = diesel::QueryResult<Vec<M>>> + Send + 'conn
+    where
+        Self: 'conn,
+        'query: 'conn;
+}
+
+impl<'query, Q, M, W, Conn, P> SeekLoadAsync<'query, M, W, Conn, P> for Q
+where
+    Conn: AsyncConnectionCore,
+    M: Keyset + Send + 'static,
+    Q: FilterDsl<P>,
+    Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
+    Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
+    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M> + 'query,
+{
+    fn load_past<'conn>(
+        self,
+        predicate: P,
+        order: OrderBy<M, W>,
+        limit: i64,
+        conn: &'conn mut Conn,
+    ) -> impl Future<Output = diesel::QueryResult<Vec<M>>> + Send + 'conn
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit)
+            .load(conn)
+    }
+}
