@@ -144,7 +144,7 @@ backend_pages!(
 );
 
 #[cfg(feature = "postgres")]
-mod row {
+pub mod row {
     use diesel::sql_types::{BigInt, Timestamp};
 
     diesel::define_sql_function! {
@@ -157,13 +157,21 @@ mod row {
 /// The expert's page on PostgreSQL: a row-value comparison, `ROW(created_at, id) < ROW(?, ?)`,
 /// with Diesel's `define_sql_function!`.
 #[cfg(feature = "postgres")]
-pub fn row_value_query(
-    cursor: &PostCursor,
-) -> impl diesel::query_builder::QueryFragment<diesel::pg::Pg>
-       + LoadQuery<'static, PgConnection, Post>
-       + RunQueryDsl<PgConnection> {
+pub fn row_value_query(cursor: &PostCursor) -> RowValueQuery {
     postgres::all()
         .filter(row::row(created_at, id).lt(row::row(cursor.created_at, cursor.id)))
         .order(hand_order())
         .limit(FETCH)
 }
+
+/// The type of [`row_value_query`]: named, so that the sync and the async bench both load it.
+#[cfg(feature = "postgres")]
+pub type RowValueQuery = Limit<
+    Order<
+        Filter<
+            AllPosts<diesel::pg::Pg>,
+            dsl::Lt<row::row<created_at, id>, row::row<NaiveDateTime, i64>>,
+        >,
+        HandOrder,
+    >,
+>;

@@ -42,6 +42,17 @@ impl SharedDb {
         conn.batch_execute(&format!("USE {}", self.database)).expect("USE");
         conn
     }
+
+    /// [`connect`](Self::connect) on the async path.
+    pub async fn connect_async(&self) -> crate::AsyncConn {
+        use diesel_async::{AsyncConnection, SimpleAsyncConnection};
+        let url = keyset_tests::database_url("MYSQL_DATABASE_URL", keyset_tests::MYSQL_URL);
+        let mut conn = crate::AsyncConn::establish(&url)
+            .await
+            .unwrap_or_else(|err| panic!("MariaDB/MySQL at {url} cannot be reached: {err}"));
+        conn.batch_execute(&format!("USE {}", self.database)).await.expect("USE");
+        conn
+    }
 }
 
 impl Drop for SharedDb {

@@ -42,6 +42,19 @@ impl SharedDb {
         conn.batch_execute(&format!("SET search_path TO {}", self.schema)).expect("search_path");
         conn
     }
+
+    /// [`connect`](Self::connect) on the async path.
+    pub async fn connect_async(&self) -> crate::AsyncConn {
+        use diesel_async::{AsyncConnection, SimpleAsyncConnection};
+        let url = keyset_tests::database_url("PG_DATABASE_URL", keyset_tests::POSTGRES_URL);
+        let mut conn = crate::AsyncConn::establish(&url)
+            .await
+            .unwrap_or_else(|err| panic!("PostgreSQL at {url} cannot be reached: {err}"));
+        conn.batch_execute(&format!("SET search_path TO {}", self.schema))
+            .await
+            .expect("search_path");
+        conn
+    }
 }
 
 impl Drop for SharedDb {

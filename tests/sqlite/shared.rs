@@ -40,6 +40,16 @@ impl SharedDb {
         conn
     }
 
+    /// [`connect`](Self::connect) on the async path: diesel-async's wrapper around a connection
+    /// to the same file.
+    pub async fn connect_async(&self) -> crate::AsyncConn {
+        use diesel_async::{AsyncConnection, SimpleAsyncConnection};
+        let url = self.path.to_str().expect("a UTF-8 temporary path");
+        let mut conn = crate::AsyncConn::establish(url).await.expect("open the database file");
+        conn.batch_execute("PRAGMA busy_timeout = 5000").await.expect("busy timeout");
+        conn
+    }
+
     fn remove_files(&self) {
         for suffix in ["", "-wal", "-shm"] {
             let mut path = self.path.clone().into_os_string();

@@ -15,14 +15,14 @@ use std::time::{Duration, Instant};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use keyset_runtime::{Keyset, PageQuery, PageRequest};
+use keyset_runtime::{AsyncPageQuery, Error, Keyset, Page, PageQuery, PageRequest};
 use keyset_tests::models::{Newest, RankAscNullsFirst, RankDescNullsLast, TopScore};
 use keyset_tests::order::{key, plain};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::seed;
 
 use crate::shared::SharedDb;
-use crate::Conn;
+use crate::{AsyncConn, Conn};
 
 const SEED_ROWS: i64 = 300;
 const MAX_WRITES: usize = 5_000;
@@ -59,8 +59,56 @@ struct Writes {
     updated: usize,
 }
 
+/// Loads the walks' pages: on the sync path, or on the async one.
+trait Pager {
+    fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
+    where
+        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q::Model: Send;
+}
+
+impl Pager for Conn {
+    fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
+    where
+        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q::Model: Send,
+    {
+        query.paginate(request)?.load_page(self)
+    }
+}
+
+/// The async path: a diesel-async connection to the same tables, driven by its own runtime.
+struct AsyncPager(tokio::runtime::Runtime, AsyncConn);
+
+impl Pager for AsyncPager {
+    fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
+    where
+        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q::Model: Send,
+    {
+        let paginated = query.paginate(request)?;
+        self.0.block_on(paginated.load_page_async(&mut self.1))
+    }
+}
+
 #[test]
 fn walks_stay_exact_while_another_connection_writes() {
+    walks_beside_a_writer(|db| db.connect());
+}
+
+/// The same walks through `load_page_async` on diesel-async's connection.
+#[test]
+fn async_walks_stay_exact_while_another_connection_writes() {
+    walks_beside_a_writer(|db| {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let conn = rt.block_on(db.connect_async());
+        AsyncPager(rt, conn)
+    });
+}
+
+/// Five walks (row value, OR expansion, two-seek nullable, forward and backward) on the pages
+/// `pager` loads, beside a writer on its own connection.
+fn walks_beside_a_writer<P: Pager>(pager: impl FnOnce(&SharedDb) -> P) {
     let db = SharedDb::create();
     let mut conn = db.connect();
     let authors: Vec<_> = seed::authors()
@@ -74,6 +122,7 @@ fn walks_stay_exact_while_another_connection_writes() {
     let rows: Vec<_> = (1..=SEED_ROWS).map(seed::post).collect();
     diesel::insert_into(posts::table).values(&rows).execute(&mut conn).expect("insert posts");
     let initial: BTreeSet<i64> = (1..=SEED_ROWS).collect();
+    let mut conn = pager(&db);
 
     let shared = Shared::default();
     let started = Instant::now();
@@ -152,7 +201,7 @@ fn walks_stay_exact_while_another_connection_writes() {
     println!(
         "{}: {pages} pages in {} walks beside {} committed writes ({} inserts, {} deletes of which {} of the \
          cursor row, {} updates) in {:?}; {} of {SEED_ROWS} seeded rows survived",
-        std::any::type_name::<Conn>(),
+        std::any::type_name::<P>(),
         walks.len(),
         shared.writes.load(Ordering::Relaxed),
         writes.inserted,
@@ -183,7 +232,7 @@ fn walks_stay_exact_while_another_connection_writes() {
 /// checking that every page loaded and that the rows are strictly in the order `cmp` describes.
 #[allow(clippy::too_many_arguments)]
 fn walk<Q, M>(
-    conn: &mut Conn,
+    conn: &mut impl Pager,
     shared: &Shared,
     name: &'static str,
     limit: u32,
@@ -193,16 +242,15 @@ fn walk<Q, M>(
     id: impl Fn(&M) -> i64,
 ) -> (&'static str, usize, Vec<i64>)
 where
-    M: Keyset + Debug,
-    Q: PageQuery<'static, Conn, Model = M>,
+    M: Keyset + Debug + Send,
+    Q: PageQuery<'static, Conn, Model = M> + AsyncPageQuery<'static, AsyncConn>,
 {
     let mut pages = Vec::new();
     let mut request = if backward { PageRequest::last(limit) } else { PageRequest::first(limit) };
     for _ in 0..MAX_PAGES {
         let seen = shared.writes.load(Ordering::Acquire);
-        let page = query()
-            .paginate(&request)
-            .and_then(|paginated| paginated.load_page(conn))
+        let page = conn
+            .page(query(), &request)
             .unwrap_or_else(|err| panic!("{name}: page {} failed: {err}", pages.len()));
         let (edge, token) = if backward {
             (page.items.first(), page.prev_cursor.clone())
