@@ -1,5 +1,7 @@
 //! [`PageRequest`]: which page a client asks for, as written in a URL.
 
+mod wire;
+
 use serde::Deserialize;
 
 use crate::token::Direction;
@@ -21,7 +23,7 @@ use crate::token::Direction;
 /// assert!(both.unwrap_err().to_string().contains("not both"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "RawPageRequest")]
+#[serde(try_from = "wire::RawPageRequest")]
 pub struct PageRequest {
     position: RequestedPosition,
     limit: Option<u32>,
@@ -247,35 +249,4 @@ pub enum RequestError {
         /// The page size served.
         limit: u32,
     },
-}
-
-/// The wire form of a request, before its rules are checked.
-#[derive(Deserialize)]
-struct RawPageRequest {
-    after: Option<String>,
-    before: Option<String>,
-    limit: Option<u32>,
-    #[serde(default)]
-    last: bool,
-}
-
-impl TryFrom<RawPageRequest> for PageRequest {
-    type Error = RequestError;
-
-    fn try_from(raw: RawPageRequest) -> Result<Self, RequestError> {
-        if raw.limit == Some(0) {
-            return Err(RequestError::ZeroLimit);
-        }
-        let position = match (raw.after, raw.before, raw.last) {
-            (Some(_), Some(_), _) => return Err(RequestError::AfterAndBefore),
-            (Some(_), None, true) | (None, Some(_), true) => {
-                return Err(RequestError::LastWithCursor)
-            }
-            (Some(token), None, false) => RequestedPosition::After(token),
-            (None, Some(token), false) => RequestedPosition::Before(token),
-            (None, None, true) => RequestedPosition::Last,
-            (None, None, false) => RequestedPosition::First,
-        };
-        Ok(PageRequest { position, limit: raw.limit })
-    }
 }
