@@ -112,20 +112,17 @@ impl<M: Keyset> PageMachine<M> {
                 (self.plan.after_level(), statement)
             }
             (Plan::Regions { null, rest }, Position::After(cursor)) => {
-                let (region, nulls) =
-                    if rest { (Region::Next, !null) } else { (Region::Cursor, null) };
+                let (region, nulls, next) = Plan::region(null, rest);
                 let seek = M::after(cursor).region(region);
-                let order = M::order_by().one_side(nulls);
-                let next = if rest { Plan::Done } else { Plan::Regions { null, rest: true } };
-                (next, Statement::After { seek, order, limit: missing })
+                (
+                    next,
+                    Statement::After { seek, order: M::order_by().one_side(nulls), limit: missing },
+                )
             }
             (Plan::Regions { null, rest }, Position::Before(cursor)) => {
-                let (region, nulls) =
-                    if rest { (Region::Next, !null) } else { (Region::Cursor, null) };
-                let seek = M::before(cursor).region(region);
-                let order = M::reverse_order_by().one_side(nulls);
-                let next = if rest { Plan::Done } else { Plan::Regions { null, rest: true } };
-                (next, Statement::Before { seek, order, limit: missing })
+                let (region, nulls, next) = Plan::region(null, rest);
+                let (seek, order) = (M::before(cursor).region(region), M::reverse_order_by());
+                (next, Statement::Before { seek, order: order.one_side(nulls), limit: missing })
             }
             // Levels and regions are planned only for a page from a cursor.
             (_, position) => (Plan::Done, whole(position, missing, self.offset)),
@@ -183,6 +180,16 @@ impl<M: Keyset> PageMachine<M> {
 type StrategyOf<M> = <<M as Keyset>::Keys as FetchShape>::Strategy;
 
 impl Plan {
+    /// The NULL region to fetch now (the cursor's, or with `rest` the other one), whether it is
+    /// the NULLs, and what follows it.
+    fn region(null: bool, rest: bool) -> (Region, bool, Plan) {
+        if rest {
+            (Region::Next, !null, Plan::Done)
+        } else {
+            (Region::Cursor, null, Plan::Regions { null, rest: true })
+        }
+    }
+
     fn after_level(self) -> Plan {
         match self {
             Plan::Levels(level) if level > 1 => Plan::Levels(level - 1),
