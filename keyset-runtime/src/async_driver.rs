@@ -14,10 +14,10 @@ use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
 use crate::machine::{PageMachine, Statement};
-use crate::page::{next_copy, Paginate, Paginated, SelectsModel};
+use crate::page::{Paginate, Paginated, SelectsModel};
 use crate::position::Position;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
-use crate::strategy::{LevelOf, Repeat};
+use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
 use crate::{Error, Keyset, Page};
 

@@ -8,10 +8,10 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
 use crate::machine::{PageMachine, Statement};
-use crate::page::{next_copy, Paginate};
+use crate::page::Paginate;
 use crate::position::Position;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
-use crate::strategy::{LevelOf, Repeat};
+use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
 use crate::{Error, Keyset, Page};
 

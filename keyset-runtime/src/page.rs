@@ -18,7 +18,6 @@ use serde::Serialize;
 use crate::driver::PageQuery;
 use crate::position::Position;
 use crate::request::{served_limit, PageRequest, RequestError, RequestedPosition};
-use crate::strategy::Repeat;
 use crate::token::{Codec, Direction};
 use crate::{Error, Keyset};
 
@@ -259,19 +258,6 @@ impl<Q: Paginate> Paginated<Q> {
     {
         let limit = served_limit(self.limit, self.max_limit)?;
         self.query.load_page_at(self.position, limit, &self.codec, conn)
-    }
-}
-
-/// The query for the statement just planned: a copy while another statement may follow, the
-/// query itself for the last one.
-pub(crate) fn next_copy<Q: Repeat>(query: &mut Option<Q>, copy: bool) -> Result<Q, Error> {
-    let copied = if copy { query.as_ref().and_then(Repeat::again) } else { None };
-    match copied.or_else(|| query.take()) {
-        Some(query) => Ok(query),
-        // `Repeat::REPEATS` promised copies that `again` did not give.
-        None => Err(Error::Database(diesel::result::Error::QueryBuilderError(
-            "`Repeat::again` gave no copy of a query whose `REPEATS` is true".into(),
-        ))),
     }
 }
 

@@ -122,3 +122,16 @@ impl<'a, ST, QS, DB, GB> Repeat
         None
     }
 }
+
+/// The query for the statement just planned: a copy while another statement may follow, the
+/// query itself for the last one.
+pub(crate) fn next_copy<Q: Repeat>(query: &mut Option<Q>, copy: bool) -> Result<Q, crate::Error> {
+    let copied = if copy { query.as_ref().and_then(Repeat::again) } else { None };
+    match copied.or_else(|| query.take()) {
+        Some(query) => Ok(query),
+        // `Repeat::REPEATS` promised copies that `again` did not give.
+        None => Err(crate::Error::Database(diesel::result::Error::QueryBuilderError(
+            "`Repeat::again` gave no copy of a query whose `REPEATS` is true".into(),
+        ))),
+    }
+}
