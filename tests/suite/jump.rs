@@ -47,8 +47,7 @@ fn page_number_zero_is_refused() {
         .select(Newest::as_select())
         .paginate(&PageRequest::page_number(0, 10))
         .and_then(|paginated| paginated.load_page(&mut conn))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(matches!(zero, Error::Request(RequestError::ZeroPageNumber)), "{zero}");
     assert!(zero.is_client_error());
 }
