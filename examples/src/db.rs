@@ -36,10 +36,11 @@ pub struct Post {
 }
 
 /// The table, and the index that matches the ORDER BY (`created_at DESC, id DESC`), so that every
-/// page is one index seek.
+/// page is one index seek. `AUTOINCREMENT`: a deleted post's id is never given to a new one (a
+/// plain `INTEGER PRIMARY KEY` reuses the highest id after it is deleted), as on the servers.
 const SQLITE_DDL: &str = "
     CREATE TABLE IF NOT EXISTS posts (
-        id INTEGER PRIMARY KEY NOT NULL,
+        id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
         created_at TIMESTAMP NOT NULL,
         title TEXT NOT NULL
     );

@@ -170,13 +170,15 @@ where
 /// makes a second writer wait up to 5 s instead of failing with "database is locked".
 /// `journal_mode` is a property of the file; `busy_timeout` is per connection, so both run on
 /// every new connection (the timeout first, as switching to WAL takes a lock itself).
+/// `synchronous = NORMAL` is SQLite's advice for WAL: a commit no longer waits for the disk
+/// (a power cut may lose the last commits, never corrupt the file).
 pub fn sqlite_setup() -> ManagerConfig<SqliteConn> {
     let mut config = ManagerConfig::default();
     config.custom_setup = Box::new(|url| {
         let url = url.to_owned();
         Box::pin(async move {
             let mut conn = SqliteConn::establish(&url).await?;
-            conn.batch_execute("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;")
+            conn.batch_execute("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
                 .await
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
             Ok(conn)
