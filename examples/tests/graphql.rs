@@ -249,3 +249,34 @@ async fn the_schema_answers_over_http() {
     let body = server.post_json("/graphql", &bad).await.json();
     assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
 }
+
+/// The resolver on every database of the build (SQLite; PostgreSQL and MariaDB with the
+/// `postgres` and `mysql` features, each in a schema or database of the test's own): `first`
+/// and `after` forward, `last` and `before` back, both the whole table in order.
+#[tokio::test]
+async fn the_connection_pages_alike_on_every_database() {
+    for database in common::databases::all("graphql_walk", 45, PoolOptions::default()).await {
+        let (name, all) = (&database.name, table(&database.db).await);
+        let schema = schema(database.db.clone());
+        let (mut forward, mut page) = (Vec::new(), posts(&schema, json!({ "first": 7 })).await);
+        loop {
+            forward.extend(page.ids.iter().copied());
+            if !page.has_next {
+                break;
+            }
+            page = posts(&schema, json!({ "first": 7, "after": page.end })).await;
+        }
+        assert_eq!(forward, all, "{name}: forward");
+        let (mut pages, mut page) = (Vec::new(), posts(&schema, json!({ "last": 7 })).await);
+        loop {
+            pages.push(page.ids.clone());
+            if !page.has_previous {
+                break;
+            }
+            page = posts(&schema, json!({ "last": 7, "before": page.start })).await;
+        }
+        let backward: Vec<i64> = pages.into_iter().rev().flatten().collect();
+        assert_eq!(backward, all, "{name}: backward");
+        assert_eq!(all.len(), 45, "{name}: seeded");
+    }
+}
