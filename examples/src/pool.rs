@@ -98,12 +98,18 @@ where
     AsyncDieselConnectionManager<C>: Manager<C>,
 {
     /// A pool of `options.max_size` connections to `url`, each set up by `config` when it is
-    /// opened. No connection is opened yet (bb8 opens its idle minimum, zero, too).
+    /// opened. No connection is opened yet (bb8 opens its idle minimum, zero, too). A size of 0
+    /// is an error (bb8 would panic on it, deadpool would wait for ever).
     pub async fn new(
         url: &str,
         config: ManagerConfig<C>,
         options: PoolOptions,
     ) -> Result<Pool<C>, PoolError> {
+        if options.max_size == 0 {
+            return Err(PoolError(
+                "a pool of 0 connections serves nothing: give a size of 1 or more".into(),
+            ));
+        }
         let manager = AsyncDieselConnectionManager::new_with_config(url, config);
         match options.kind {
             PoolKind::Deadpool => deadpool::Pool::builder(manager)

@@ -260,3 +260,28 @@ async fn a_created_post_is_listed_first() {
     assert_eq!(created.title, "hello, keyset");
     assert_eq!(page(&server, "/posts?limit=1").await.items, [created]);
 }
+
+/// A database URL the pool cannot serve is an error that says why, before any request.
+#[tokio::test]
+async fn unusable_databases_are_refused_with_the_reason() {
+    let open = |url: &'static str, max_size| async move {
+        let options = PoolOptions { max_size, ..PoolOptions::default() };
+        match Db::open(Some(url), 10, options).await {
+            Ok(_) => panic!("{url} with {max_size} connections opened"),
+            Err(err) => err.to_string(),
+        }
+    };
+    let memory = open(":memory:", 4).await;
+    assert!(memory.contains("one per connection") && memory.contains("file path"), "{memory}");
+    let shared = open("file:posts?mode=memory&cache=shared", 4).await;
+    assert!(shared.contains("in-memory"), "{shared}");
+    let empty = Db::open(None, 10, PoolOptions { max_size: 0, ..PoolOptions::default() }).await;
+    let empty = empty.err().expect("a pool of no connections is refused").to_string();
+    assert!(empty.contains("1 or more"), "{empty}");
+    let missing = open("/nonexistent-directory/posts.db", 4).await;
+    assert!(missing.contains("no database connection"), "{missing}");
+    #[cfg(not(feature = "postgres"))]
+    assert!(open("postgres://localhost/x", 4).await.contains("add the `postgres` feature"));
+    #[cfg(not(feature = "mysql"))]
+    assert!(open("mysql://localhost/x", 4).await.contains("add the `mysql` feature"));
+}
