@@ -270,8 +270,10 @@ impl Db {
     }
 }
 
-/// The posts query a page is cut from, on backend `DB`.
-type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
+/// The posts query a page is cut from, on backend `DB`: named so that code generic over the
+/// connection (`page` below, the GraphQL resolver) can bound it,
+/// `PostsQuery<C::Backend>: AsyncPageQuery<'static, C>`.
+pub type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
 /// One page on any connection keyset can page posts on: the handler's code, written once.
 async fn page<C>(conn: &mut C, request: &PageRequest) -> Result<Page<Post>, keyset_runtime::Error>

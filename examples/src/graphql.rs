@@ -23,7 +23,7 @@ use diesel::{QueryDsl, SelectableHelper};
 use keyset_runtime::relay::{load_connection_map_async, ConnectionArgs};
 use keyset_runtime::{AsyncPageQuery, Paginate};
 
-use crate::db::{posts, Backend, Db, Post};
+use crate::db::{posts, Backend, Db, Post, PostsQuery};
 use crate::pool::PoolError;
 
 /// The schema: queries only.
@@ -114,9 +114,6 @@ fn unavailable(err: PoolError) -> async_graphql::Error {
     eprintln!("internal error: {err}");
     async_graphql::Error::new("internal error: no database connection")
 }
-
-/// The posts query a connection is cut from, on backend `DB`.
-type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
 /// One page of posts as a connection, on any connection keyset can page posts on: the resolver's
 /// code, written once for every backend.
