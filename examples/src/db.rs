@@ -88,7 +88,7 @@ pub struct Db(Arc<Shared>);
 
 struct Shared {
     backend: Backend,
-    where_: String,
+    description: String,
     // Declared after the pool, so dropped after its connections: the file outlives them.
     _file: Option<TempFile>,
 }
@@ -153,7 +153,7 @@ impl Db {
     /// file path (`sqlite://` prefix optional); `None` is a new SQLite file in the temporary
     /// directory, removed when the last clone of the `Db` is dropped.
     pub async fn open(url: Option<&str>, rows: i64, options: PoolOptions) -> Result<Db, Error> {
-        let (backend, where_, file) = match url {
+        let (backend, description, file) = match url {
             None => {
                 let file = TempFile::new();
                 let path = file.path().to_string_lossy().into_owned();
@@ -168,8 +168,9 @@ impl Db {
             }
             Some(url) if url.contains(":memory:") || url.contains("mode=memory") => {
                 return Err(Error::Url(format!(
-                    "`{url}`: an in-memory SQLite database is one per connection, and a pool \
-                     has several; give a file path, or no DATABASE_URL for a temporary file"
+                    "`{url}`: an in-memory SQLite database does not suit a pool: `:memory:` is \
+                     one per connection, and a shared-cache one fails concurrent requests with \
+                     \"table is locked\"; give a file path, or no DATABASE_URL for a temporary file"
                 )));
             }
             Some(url) => {
@@ -185,7 +186,7 @@ impl Db {
             #[cfg(feature = "mysql")]
             Backend::Mysql(pool) => prepare(&mut *pool.get().await?, MYSQL_DDL, rows).await?,
         }
-        Ok(Db(Arc::new(Shared { backend, where_, _file: file })))
+        Ok(Db(Arc::new(Shared { backend, description, _file: file })))
     }
 
     /// The pool, to run queries of one's own (the GraphQL example's connections).
@@ -196,7 +197,7 @@ impl Db {
     /// Which database this is, for a server's log: the backend and the URL without its
     /// password, or the SQLite file.
     pub fn describe(&self) -> &str {
-        &self.0.where_
+        &self.0.description
     }
 
     /// The page `request` asks for. A malformed or foreign token, or a zero limit, is an error
