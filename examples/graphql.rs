@@ -6,27 +6,44 @@
 //!   -d '{"query": "{ posts(first: 3) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } }"}'
 //! ```
 //!
-//! SQLite in memory by default, seeded with 1 000 posts; `DATABASE_URL` and the `postgres`
-//! feature select another database, as for the web example. `ADDR` sets the address (default
+//! The resolver pages with `load_connection_async` on a pool of diesel-async connections:
+//! SQLite in a temporary file by default, seeded with 1 000 posts; `DATABASE_URL` and the
+//! `postgres` or `mysql` feature select another database, as for the web example. `ADDR` sets the address (default
 //! `127.0.0.1:3001`). The schema is `examples/src/graphql.rs`.
 
 use keyset_examples::db::Db;
 use keyset_examples::graphql::{router, schema};
+use keyset_examples::pool::PoolOptions;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| ":memory:".to_owned());
+    let url = std::env::var("DATABASE_URL").ok();
     let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3001".to_owned());
-    let db = Db::open(&url, 1_000)?;
+    let db = Db::open(url.as_deref(), 1_000, PoolOptions::default()).await?;
+    println!("keyset GraphQL example: {} posts on {}", db.all().await?.len(), db.describe());
     let schema = schema(db);
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;
-    println!("keyset GraphQL example: POST http://{addr}/graphql\n");
+    println!("POST http://{addr}/graphql\n");
     println!("schema:\n{}", schema.sdl());
     println!("try:");
     println!(
         "  curl -H 'content-type: application/json' http://{addr}/graphql \\\n    -d '{{\"query\": \"{{ posts(first: 3) {{ edges {{ cursor node {{ id title }} }} pageInfo {{ hasNextPage endCursor }} }} }}\"}}'"
     );
-    axum::serve(listener, router(schema)).await?;
+    axum::serve(listener, router(schema)).with_graceful_shutdown(interrupted()).await?;
     Ok(())
+}
+
+/// Ctrl-C or SIGTERM: return from `main`, so that the temporary SQLite file is removed.
+async fn interrupted() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        return;
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

@@ -8,38 +8,43 @@
 //! curl -X POST -H 'content-type: application/json' -d '{"title":"hello"}' http://127.0.0.1:3000/posts
 //! ```
 //!
-//! SQLite in memory by default, seeded with 1 000 posts. `DATABASE_URL` selects another database:
-//! a SQLite file path, or `postgres://..` with the `postgres` feature
-//! (`--features web,postgres`); the table and its index are created when missing. `ADDR` sets
-//! the address to listen on (default `127.0.0.1:3000`). The service itself is
-//! `examples/src/web.rs`.
+//! Served from a pool of diesel-async connections (deadpool): SQLite by default, in a new file in
+//! the temporary directory (WAL mode, so that pooled connections share one database; removed on
+//! exit), seeded with 1 000 posts. `DATABASE_URL` selects another database: a SQLite file path,
+//! `postgres://..` with the `postgres` feature (`--features web,postgres`), or `mysql://..`
+//! (MariaDB or MySQL) with the `mysql` feature; neither links a C client library. The table and
+//! its index are created when missing. `ADDR` sets the address to listen on (default
+//! `127.0.0.1:3000`). The service itself is `examples/src/web.rs`.
 
 use keyset_examples::db::Db;
+use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| ":memory:".to_owned());
+    let url = std::env::var("DATABASE_URL").ok();
     let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
-    let db = Db::open(&url, 1_000)?;
+    let db = Db::open(url.as_deref(), 1_000, PoolOptions::default()).await?;
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;
-    println!(
-        "keyset web example: {} posts on {}",
-        db.with(|conn| conn.all())?.len(),
-        display(&url)
-    );
+    println!("keyset web example: {} posts on {}", db.all().await?.len(), db.describe());
     println!("listening on http://{addr}");
     println!("  curl 'http://{addr}/posts?limit=3'");
     println!("  then follow next_cursor with ?after=, prev_cursor with ?before=");
-    axum::serve(listener, router(db)).await?;
+    axum::serve(listener, router(db)).with_graceful_shutdown(interrupted()).await?;
     Ok(())
 }
 
-/// The database URL without its password.
-fn display(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => format!("{}://…{}", &url[..scheme], &url[at..]),
-        _ => url.to_owned(),
+/// Ctrl-C or SIGTERM: return from `main`, so that the temporary SQLite file is removed.
+async fn interrupted() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        return;
     }
+    let _ = tokio::signal::ctrl_c().await;
 }

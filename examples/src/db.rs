@@ -1,13 +1,18 @@
-//! The database of the web and GraphQL examples: one table of posts, listed newest first, on
-//! SQLite or PostgreSQL.
+//! The database of the web and GraphQL examples: one table of posts, listed newest first, served
+//! from a pool of diesel-async connections: SQLite by default, PostgreSQL (feature `postgres`) or
+//! MariaDB/MySQL (feature `mysql`) by URL.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, NaiveDateTime};
-use diesel::prelude::*;
-use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
+// diesel-async's `RunQueryDsl`, not diesel's prelude: both at once are ambiguous (E0034).
+use diesel::{ExpressionMethods, QueryDsl, Queryable, Selectable, SelectableHelper};
+use diesel_async::{AsyncConnectionCore, RunQueryDsl, SimpleAsyncConnection};
+use keyset_runtime::{AsyncPageQuery, Keyset, Page, PageRequest, Paginate};
 use serde::Serialize;
+
+use crate::pool::{sqlite_setup, Pool, PoolError, PoolOptions, SqliteConn, TempFile};
 
 diesel::table! {
     posts (id) {
@@ -31,190 +36,329 @@ pub struct Post {
 }
 
 /// The table, and the index that matches the ORDER BY (`created_at DESC, id DESC`), so that every
-/// page is one index seek.
-const SQLITE_DDL: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS posts (
-        id INTEGER PRIMARY KEY NOT NULL,
+/// page is one index seek. `AUTOINCREMENT`: a deleted post's id is never given to a new one (a
+/// plain `INTEGER PRIMARY KEY` reuses the highest id after it is deleted), as on the servers.
+const SQLITE_DDL: &str = "
+    CREATE TABLE IF NOT EXISTS posts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
         created_at TIMESTAMP NOT NULL,
         title TEXT NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC)",
-];
+    );
+    CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC);";
 
 #[cfg(feature = "postgres")]
-const POSTGRES_DDL: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS posts (
+const POSTGRES_DDL: &str = "
+    CREATE TABLE IF NOT EXISTS posts (
         id BIGSERIAL PRIMARY KEY,
         created_at TIMESTAMP NOT NULL,
         title TEXT NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC)",
-];
+    );
+    CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC);";
 
-/// A connection to the posts database, whichever backend it is.
+/// MySQL has no `CREATE INDEX IF NOT EXISTS`, so the index comes with the table. `DATETIME(6)`
+/// keeps microseconds (plain `DATETIME` rounds them away, and ties would change).
+#[cfg(feature = "mysql")]
+const MYSQL_DDL: &str = "
+    CREATE TABLE IF NOT EXISTS posts (
+        id BIGINT AUTO_INCREMENT PRIMARY KEY,
+        created_at DATETIME(6) NOT NULL,
+        title TEXT NOT NULL,
+        INDEX posts_created_at_desc_id_desc (created_at DESC, id DESC)
+    )";
+
+/// A pool of connections to the posts database, one arm per backend.
 ///
-/// Keyset renders the SQL each backend seeks best with, so the same query is written once per
-/// backend arm below; a server that knows its backend has a single arm.
-pub enum Conn {
-    /// SQLite (diesel's bundled copy): a file, or `:memory:`.
-    Sqlite(SqliteConnection),
-    /// PostgreSQL (feature `postgres`).
+/// Keyset renders the SQL each backend seeks best with, so a query runs on a concrete
+/// connection type: each method below has one arm per backend, a server knows its backend.
+pub enum Backend {
+    /// SQLite through diesel-async's `SyncConnectionWrapper`: a file in WAL mode (see
+    /// [`sqlite_setup`]).
+    Sqlite(Pool<SqliteConn>),
+    /// PostgreSQL (feature `postgres`), on tokio-postgres.
     #[cfg(feature = "postgres")]
-    Postgres(PgConnection),
+    Postgres(Pool<diesel_async::AsyncPgConnection>),
+    /// MariaDB or MySQL (feature `mysql`), on mysql_async.
+    #[cfg(feature = "mysql")]
+    Mysql(Pool<diesel_async::AsyncMysqlConnection>),
 }
 
-impl Conn {
-    /// Opens `url`: `postgres://..` or `postgresql://..` for PostgreSQL, anything else is a SQLite
-    /// path (`sqlite://` prefix optional, `:memory:` for a private in-memory database). Creates
-    /// the table and its index when missing.
-    pub fn open(url: &str) -> Result<Conn, Box<dyn std::error::Error + Send + Sync>> {
-        let mut conn = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Conn::postgres(url)?
-        } else {
-            Conn::Sqlite(SqliteConnection::establish(url.strip_prefix("sqlite://").unwrap_or(url))?)
-        };
-        conn.create_schema()?;
-        Ok(conn)
-    }
+/// The shared database handle of a server: cheap to clone, every clone the same pool.
+#[derive(Clone)]
+pub struct Db(Arc<Shared>);
 
-    #[cfg(feature = "postgres")]
-    fn postgres(url: &str) -> Result<Conn, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(Conn::Postgres(PgConnection::establish(url)?))
-    }
+struct Shared {
+    backend: Backend,
+    description: String,
+    // Declared after the pool, so dropped after its connections: the file outlives them.
+    _file: Option<TempFile>,
+}
 
-    #[cfg(not(feature = "postgres"))]
-    fn postgres(_url: &str) -> Result<Conn, Box<dyn std::error::Error + Send + Sync>> {
-        Err("this build has no PostgreSQL support: add the `postgres` feature, e.g. \
-             `cargo run -p keyset-examples --features web,postgres --example web`"
-            .into())
-    }
+/// What went wrong with the database, or with the page a client asked for.
+#[derive(Debug)]
+pub enum Error {
+    /// No connection could be had.
+    Pool(PoolError),
+    /// A statement failed.
+    Query(diesel::result::Error),
+    /// Keyset refused the request (a bad cursor, a zero limit: the client's error), or its
+    /// page's statements failed.
+    Page(keyset_runtime::Error),
+    /// The database URL cannot be served by this build; the message says what to do instead.
+    Url(String),
+}
 
-    fn create_schema(&mut self) -> QueryResult<()> {
+impl Error {
+    /// Whether the client caused it (answer 400), not the server (500).
+    pub fn is_client_error(&self) -> bool {
+        matches!(self, Error::Page(err) if err.is_client_error())
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Conn::Sqlite(conn) => SQLITE_DDL
-                .iter()
-                .try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop)),
-            #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => POSTGRES_DDL
-                .iter()
-                .try_for_each(|sql| diesel::sql_query(*sql).execute(conn).map(drop)),
+            Error::Pool(err) => err.fmt(f),
+            Error::Query(err) => write!(f, "query failed: {err}"),
+            Error::Page(err) => err.fmt(f),
+            Error::Url(message) => f.write_str(message),
         }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<PoolError> for Error {
+    fn from(err: PoolError) -> Self {
+        Error::Pool(err)
+    }
+}
+
+impl From<diesel::result::Error> for Error {
+    fn from(err: diesel::result::Error) -> Self {
+        Error::Query(err)
+    }
+}
+
+impl From<keyset_runtime::Error> for Error {
+    fn from(err: keyset_runtime::Error) -> Self {
+        Error::Page(err)
+    }
+}
+
+impl Db {
+    /// Opens a pool on `url` and seeds the table with `rows` posts when it is empty (the table
+    /// and its index are created when missing).
+    ///
+    /// `url` is `postgres://..` (feature `postgres`), `mysql://..` (feature `mysql`), or a SQLite
+    /// file path (`sqlite://` prefix optional); `None` is a new SQLite file in the temporary
+    /// directory, removed when the last clone of the `Db` is dropped.
+    pub async fn open(url: Option<&str>, rows: i64, options: PoolOptions) -> Result<Db, Error> {
+        let (backend, description, file) = match url {
+            None => {
+                let file = TempFile::new();
+                let path = file.path().to_string_lossy().into_owned();
+                let pool = Pool::new(&path, sqlite_setup(), options).await?;
+                (Backend::Sqlite(pool), format!("SQLite, temporary file {path}"), Some(file))
+            }
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                (postgres(url, options).await?, hide_password(url), None)
+            }
+            Some(url) if url.starts_with("mysql://") => {
+                (mysql(url, options).await?, hide_password(url), None)
+            }
+            Some(url) if url.contains(":memory:") || url.contains("mode=memory") => {
+                return Err(Error::Url(format!(
+                    "`{url}`: an in-memory SQLite database does not suit a pool: `:memory:` is \
+                     one per connection, and a shared-cache one fails concurrent requests with \
+                     \"table is locked\"; give a file path, or no DATABASE_URL for a temporary file"
+                )));
+            }
+            Some(url) => {
+                let path = url.strip_prefix("sqlite://").unwrap_or(url);
+                let pool = Pool::new(path, sqlite_setup(), options).await?;
+                (Backend::Sqlite(pool), format!("SQLite, {path}"), None)
+            }
+        };
+        match &backend {
+            Backend::Sqlite(pool) => prepare(&mut *pool.get().await?, SQLITE_DDL, rows).await?,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(pool) => prepare(&mut *pool.get().await?, POSTGRES_DDL, rows).await?,
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => prepare(&mut *pool.get().await?, MYSQL_DDL, rows).await?,
+        }
+        Ok(Db(Arc::new(Shared { backend, description, _file: file })))
+    }
+
+    /// The pool, to run queries of one's own (the GraphQL example's connections).
+    pub fn backend(&self) -> &Backend {
+        &self.0.backend
+    }
+
+    /// Which database this is, for a server's log: the backend and the URL without its
+    /// password, or the SQLite file.
+    pub fn describe(&self) -> &str {
+        &self.0.description
     }
 
     /// The page `request` asks for. A malformed or foreign token, or a zero limit, is an error
-    /// before any query runs; [`keyset_runtime::Error::is_client_error`] says to answer 400.
-    pub fn page(&mut self, request: &PageRequest) -> Result<Page<Post>, keyset_runtime::Error> {
-        match self {
-            Conn::Sqlite(conn) => {
-                posts::table.select(Post::as_select()).paginate(request)?.load_page(conn)
-            }
+    /// before any query runs; [`Error::is_client_error`] says to answer 400.
+    pub async fn page(&self, request: &PageRequest) -> Result<Page<Post>, Error> {
+        Ok(match self.backend() {
+            Backend::Sqlite(pool) => page(&mut *pool.get().await?, request).await?,
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => {
-                posts::table.select(Post::as_select()).paginate(request)?.load_page(conn)
-            }
-        }
+            Backend::Postgres(pool) => page(&mut *pool.get().await?, request).await?,
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => page(&mut *pool.get().await?, request).await?,
+        })
     }
 
     /// Adds a post and returns it as stored.
-    pub fn insert(&mut self, created_at: NaiveDateTime, title: &str) -> QueryResult<Post> {
+    pub async fn insert(&self, created_at: NaiveDateTime, title: &str) -> Result<Post, Error> {
         let row = (posts::created_at.eq(created_at), posts::title.eq(title));
-        match self {
-            Conn::Sqlite(conn) => conn.transaction(|conn| {
-                diesel::insert_into(posts::table).values(row).execute(conn)?;
-                let id = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-                    "last_insert_rowid()",
-                ))
-                .get_result::<i64>(conn)?;
-                posts::table.find(id).select(Post::as_select()).get_result(conn)
-            }),
+        let insert = diesel::insert_into(posts::table).values(row);
+        // The new id: SQLite and MySQL report it on the connection that inserted, which this
+        // one keeps until both statements ran; PostgreSQL returns it.
+        let id = match self.backend() {
+            Backend::Sqlite(pool) => {
+                let conn = &mut *pool.get().await?;
+                insert.execute(conn).await?;
+                diesel::select(last_id("last_insert_rowid()")).get_result(conn).await?
+            }
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => diesel::insert_into(posts::table)
-                .values(row)
-                .returning(Post::as_returning())
-                .get_result(conn),
-        }
+            Backend::Postgres(pool) => {
+                insert.returning(posts::id).get_result(&mut *pool.get().await?).await?
+            }
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => {
+                let conn = &mut *pool.get().await?;
+                insert.execute(conn).await?;
+                let id = last_id("CAST(LAST_INSERT_ID() AS SIGNED)");
+                diesel::select(id).get_result(conn).await?
+            }
+        };
+        Ok(Post { id, created_at, title: title.to_owned() })
     }
 
     /// Deletes a post; returns whether it existed.
-    pub fn delete(&mut self, id: i64) -> QueryResult<bool> {
+    pub async fn delete(&self, id: i64) -> Result<bool, Error> {
         let delete = diesel::delete(posts::table.find(id));
-        match self {
-            Conn::Sqlite(conn) => delete.execute(conn).map(|n| n > 0),
+        let deleted = match self.backend() {
+            Backend::Sqlite(pool) => delete.execute(&mut *pool.get().await?).await?,
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => delete.execute(conn).map(|n| n > 0),
-        }
+            Backend::Postgres(pool) => delete.execute(&mut *pool.get().await?).await?,
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => delete.execute(&mut *pool.get().await?).await?,
+        };
+        Ok(deleted > 0)
     }
 
     /// Every post, in the list's order (a plain ORDER BY, for checks).
-    pub fn all(&mut self) -> QueryResult<Vec<Post>> {
-        match self {
-            Conn::Sqlite(conn) => {
-                posts::table.select(Post::as_select()).order(Post::order_by()).load(conn)
-            }
+    pub async fn all(&self) -> Result<Vec<Post>, Error> {
+        // Selected by column, not `Post::as_select()` (whose type names the backend), so the
+        // query is built once; the tuple is in `Post`'s field order.
+        let all = posts::table.order(Post::order_by()).select((
+            posts::created_at,
+            posts::id,
+            posts::title,
+        ));
+        Ok(match self.backend() {
+            Backend::Sqlite(pool) => all.load(&mut *pool.get().await?).await?,
             #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => {
-                posts::table.select(Post::as_select()).order(Post::order_by()).load(conn)
-            }
-        }
-    }
-
-    /// Fills an empty table with `rows` posts whose timestamps tie in groups of ten, ids shuffled
-    /// against time. Leaves a table that has posts alone.
-    pub fn seed(&mut self, rows: i64) -> QueryResult<()> {
-        let count = posts::table.count();
-        let existing: i64 = match self {
-            Conn::Sqlite(conn) => count.get_result(conn)?,
-            #[cfg(feature = "postgres")]
-            Conn::Postgres(conn) => count.get_result(conn)?,
-        };
-        if existing > 0 {
-            return Ok(());
-        }
-        let groups = (rows / 10).max(1);
-        let values: Vec<_> = (0..rows)
-            .map(|i| {
-                // 7919 is prime, so consecutive ids land in scattered time slots.
-                let slot = (i * 7919) % groups;
-                let created_at =
-                    DateTime::from_timestamp(1_700_000_000 + slot * 3_600, 123_456_000)
-                        .expect("in range")
-                        .naive_utc();
-                (posts::created_at.eq(created_at), posts::title.eq(format!("post {i}")))
-            })
-            .collect();
-        for chunk in values.chunks(1_000) {
-            let insert = diesel::insert_into(posts::table).values(chunk);
-            match self {
-                Conn::Sqlite(conn) => insert.execute(conn)?,
-                #[cfg(feature = "postgres")]
-                Conn::Postgres(conn) => insert.execute(conn)?,
-            };
-        }
-        Ok(())
+            Backend::Postgres(pool) => all.load(&mut *pool.get().await?).await?,
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => all.load(&mut *pool.get().await?).await?,
+        })
     }
 }
 
-/// The shared database handle of a server: one connection behind a lock (a pool, such as
-/// diesel's `r2d2`, serves the same purpose in production).
-#[derive(Clone)]
-pub struct Db(Arc<Mutex<Conn>>);
+/// The posts query a page is cut from, on backend `DB`: named so that code generic over the
+/// connection (`page` below, the GraphQL resolver) can bound it,
+/// `PostsQuery<C::Backend>: AsyncPageQuery<'static, C>`.
+pub type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
-impl Db {
-    /// Opens the database at `url` (see [`Conn::open`]) and seeds it with `rows` posts when
-    /// its table is empty.
-    pub fn open(url: &str, rows: i64) -> Result<Db, Box<dyn std::error::Error + Send + Sync>> {
-        let mut conn = Conn::open(url)?;
-        conn.seed(rows)?;
-        Ok(Db(Arc::new(Mutex::new(conn))))
+/// One page on any connection keyset can page posts on: the handler's code, written once.
+async fn page<C>(conn: &mut C, request: &PageRequest) -> Result<Page<Post>, keyset_runtime::Error>
+where
+    C: AsyncConnectionCore,
+    PostsQuery<C::Backend>: AsyncPageQuery<'static, C> + Paginate<Model = Post>,
+{
+    posts::table.select(Post::as_select()).paginate(request)?.load_page_async(conn).await
+}
+
+fn last_id(sql: &str) -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
+    diesel::dsl::sql::<diesel::sql_types::BigInt>(sql)
+}
+
+/// Creates the table (`ddl`) and, when it is empty, fills it with `rows` posts whose timestamps
+/// tie in groups of ten, ids shuffled against time.
+async fn prepare<C>(conn: &mut C, ddl: &str, rows: i64) -> Result<(), Error>
+where
+    C: AsyncConnectionCore + SimpleAsyncConnection,
+    diesel::dsl::Select<posts::table, diesel::dsl::CountStar>:
+        diesel_async::methods::LoadQuery<'static, C, i64>,
+{
+    conn.batch_execute(ddl).await?;
+    let existing: i64 = posts::table.count().get_result(conn).await?;
+    if existing > 0 {
+        return Ok(());
     }
+    let groups = (rows / 10).max(1);
+    let values: Vec<String> = (0..rows)
+        .map(|i| {
+            // 7919 is prime, so consecutive ids land in scattered time slots.
+            let slot = (i * 7919) % groups;
+            let at = DateTime::from_timestamp(1_700_000_000 + slot * 3_600, 123_456_000)
+                .expect("in range")
+                .naive_utc();
+            // Literals of our own making (no user input): one multi-row INSERT per 500 rows,
+            // which diesel-async's SQLite wrapper has no batch insert for.
+            format!("('{}', 'post {i}')", at.format("%Y-%m-%d %H:%M:%S%.6f"))
+        })
+        .collect();
+    for chunk in values.chunks(500) {
+        let sql = format!("INSERT INTO posts (created_at, title) VALUES {}", chunk.join(", "));
+        conn.batch_execute(&sql).await?;
+    }
+    Ok(())
+}
 
-    /// Runs `f` with the connection. Blocking: call it from a blocking thread in async code.
-    pub fn with<T>(&self, f: impl FnOnce(&mut Conn) -> T) -> T {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+#[cfg(feature = "postgres")]
+async fn postgres(url: &str, options: PoolOptions) -> Result<Backend, Error> {
+    Ok(Backend::Postgres(Pool::new(url, Default::default(), options).await?))
+}
+
+#[cfg(not(feature = "postgres"))]
+async fn postgres(_url: &str, _options: PoolOptions) -> Result<Backend, Error> {
+    Err(Error::Url(
+        "this build has no PostgreSQL support: add the `postgres` feature, e.g. \
+         `cargo run -p keyset-examples --features web,postgres --example web`"
+            .into(),
+    ))
+}
+
+#[cfg(feature = "mysql")]
+async fn mysql(url: &str, options: PoolOptions) -> Result<Backend, Error> {
+    Ok(Backend::Mysql(Pool::new(url, Default::default(), options).await?))
+}
+
+#[cfg(not(feature = "mysql"))]
+async fn mysql(_url: &str, _options: PoolOptions) -> Result<Backend, Error> {
+    Err(Error::Url(
+        "this build has no MariaDB/MySQL support: add the `mysql` feature, e.g. \
+         `cargo run -p keyset-examples --features web,mysql --example web`"
+            .into(),
+    ))
+}
+
+/// The database URL without its password.
+fn hide_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…{}", &url[..scheme], &url[at..]),
+        _ => url.to_owned(),
     }
 }
 
-/// The current time, to the microsecond (what both backends store).
+/// The current time, to the microsecond (what every backend here stores).
 pub fn now() -> NaiveDateTime {
     let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970");
     DateTime::from_timestamp_micros(since_epoch.as_micros() as i64).expect("in range").naive_utc()

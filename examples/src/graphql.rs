@@ -19,11 +19,12 @@ use async_graphql::{
 use axum::routing::post;
 use axum::{Json, Router};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
-use keyset_runtime::relay::{load_connection_map, ConnectionArgs};
+use diesel::{QueryDsl, SelectableHelper};
+use keyset_runtime::relay::{load_connection_map_async, ConnectionArgs};
+use keyset_runtime::{AsyncPageQuery, Paginate};
 
-use crate::db::{posts, Conn, Db, Post};
-use crate::web::run;
+use crate::db::{posts, Backend, Db, Post, PostsQuery};
+use crate::pool::PoolError;
 
 /// The schema: queries only.
 pub type BlogSchema = Schema<QueryRoot, EmptyMutation, EmptySubscription>;
@@ -83,26 +84,47 @@ impl QueryRoot {
         last: Option<i32>,
     ) -> async_graphql::Result<Connection<String, PostNode>> {
         let args = ConnectionArgs::new(after, before, first, last).map_err(|err| err.extend())?;
-        let db = ctx.data::<Db>()?.clone();
-        let connection = run(db, move |conn| connection(conn, &args))
-            .await
-            .map_err(|_| async_graphql::Error::new("internal error"))?;
-        connection.map_err(|err| err.extend())
+        let db = ctx.data::<Db>()?;
+        let connection = match db.backend() {
+            Backend::Sqlite(pool) => {
+                connection(&mut *pool.get().await.map_err(unavailable)?, &args).await
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(pool) => {
+                connection(&mut *pool.get().await.map_err(unavailable)?, &args).await
+            }
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => {
+                connection(&mut *pool.get().await.map_err(unavailable)?, &args).await
+            }
+        };
+        // A bad cursor is `BAD_USER_INPUT` with the reason; a database failure is logged, and
+        // the client is told no more.
+        connection.map_err(|err| {
+            if !err.is_client_error() {
+                eprintln!("internal error: {err}");
+            }
+            err.extend()
+        })
     }
 }
 
-/// One page of posts as a connection, on whichever backend the database is.
-fn connection(
-    conn: &mut Conn,
+/// No connection: logged, and the client is told no more.
+fn unavailable(err: PoolError) -> async_graphql::Error {
+    eprintln!("internal error: {err}");
+    async_graphql::Error::new("internal error: no database connection")
+}
+
+/// One page of posts as a connection, on any connection keyset can page posts on: the resolver's
+/// code, written once for every backend.
+async fn connection<C>(
+    conn: &mut C,
     args: &ConnectionArgs,
-) -> Result<Connection<String, PostNode>, keyset_runtime::Error> {
-    match conn {
-        Conn::Sqlite(conn) => {
-            load_connection_map(posts::table.select(Post::as_select()), args, conn, PostNode::from)
-        }
-        #[cfg(feature = "postgres")]
-        Conn::Postgres(conn) => {
-            load_connection_map(posts::table.select(Post::as_select()), args, conn, PostNode::from)
-        }
-    }
+) -> Result<Connection<String, PostNode>, keyset_runtime::Error>
+where
+    C: diesel_async::AsyncConnectionCore,
+    PostsQuery<C::Backend>: AsyncPageQuery<'static, C> + Paginate<Model = Post>,
+{
+    let query = posts::table.select(Post::as_select());
+    load_connection_map_async(query, args, conn, PostNode::from).await
 }

@@ -18,7 +18,9 @@ use serde::Deserialize;
 
 use crate::db::{self, Db, Post};
 
-/// The service's routes, on the posts database.
+/// The service's routes, on the posts database. Each request takes a connection from the pool
+/// for as long as its statements run, and awaits them: nothing blocks an async thread (SQLite's
+/// calls run on tokio's blocking threads inside diesel-async's wrapper).
 pub fn router(db: Db) -> Router {
     Router::new().route("/posts", get(list_posts).post(create_post)).with_state(db)
 }
@@ -28,8 +30,7 @@ async fn list_posts(
     State(db): State<Db>,
     PageParams(request): PageParams,
 ) -> Result<Json<Page<Post>>, ApiError> {
-    let page = run(db, move |conn| conn.page(&request)).await??;
-    Ok(Json(page))
+    Ok(Json(db.page(&request).await?))
 }
 
 /// The body of `POST /posts`.
@@ -43,18 +44,8 @@ async fn create_post(
     State(db): State<Db>,
     JsonBody(post): JsonBody<NewPost>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
-    let post = run(db, move |conn| conn.insert(db::now(), &post.title)).await??;
+    let post = db.insert(db::now(), &post.title).await?;
     Ok((StatusCode::CREATED, Json(post)))
-}
-
-/// Runs blocking database work off the async threads.
-pub async fn run<T: Send + 'static>(
-    db: Db,
-    work: impl FnOnce(&mut db::Conn) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(move || db.with(work))
-        .await
-        .map_err(|_| ApiError::internal("the database task failed"))
 }
 
 /// The page a request asks for, read from its query string (`?after=..&limit=..`, `?before=..`,
@@ -114,9 +105,13 @@ impl From<keyset_runtime::Error> for ApiError {
     }
 }
 
-impl From<diesel::result::Error> for ApiError {
-    fn from(err: diesel::result::Error) -> Self {
-        ApiError::internal(err)
+/// The same split for the database's errors: only a refused page request is the client's.
+impl From<db::Error> for ApiError {
+    fn from(err: db::Error) -> Self {
+        match err {
+            db::Error::Page(err) => ApiError::from(err),
+            err => ApiError::internal(err),
+        }
     }
 }
 

@@ -6,6 +6,7 @@ mod common;
 use async_graphql::{Request, Variables};
 use keyset_examples::db::Db;
 use keyset_examples::graphql::{router, schema, BlogSchema};
+use keyset_examples::pool::PoolOptions;
 use serde_json::{json, Value};
 
 use common::Server;
@@ -29,8 +30,9 @@ struct Connection {
     end: Option<String>,
 }
 
-fn start(rows: i64) -> (Db, BlogSchema) {
-    let db = Db::open(":memory:", rows).expect("open SQLite in memory");
+async fn start(rows: i64) -> (Db, BlogSchema) {
+    let db =
+        Db::open(None, rows, PoolOptions::default()).await.expect("open a temporary SQLite file");
     (db.clone(), schema(db))
 }
 
@@ -85,13 +87,13 @@ async fn refused(schema: &BlogSchema, variables: Value, reason: &str) {
     assert_eq!(code, Some(async_graphql::Value::from("BAD_USER_INPUT")), "posts({variables})");
 }
 
-fn table(db: &Db) -> Vec<i64> {
-    db.with(|conn| conn.all()).expect("all posts").into_iter().map(|post| post.id).collect()
+async fn table(db: &Db) -> Vec<i64> {
+    db.all().await.expect("all posts").into_iter().map(|post| post.id).collect()
 }
 
 #[tokio::test]
 async fn first_and_after_walk_forward_with_exact_page_info() {
-    let (db, schema) = start(95);
+    let (db, schema) = start(95).await;
     let mut listed: Vec<i64> = Vec::new();
     let mut page = posts(&schema, json!({ "first": 10 })).await;
     assert!(!page.has_previous, "the first page has no previous page");
@@ -104,13 +106,13 @@ async fn first_and_after_walk_forward_with_exact_page_info() {
         page = posts(&schema, json!({ "first": 10, "after": page.end })).await;
         assert!(page.has_previous, "a page after a cursor has the cursor's row before it");
     }
-    assert_eq!(listed, table(&db));
+    assert_eq!(listed, table(&db).await);
     assert_eq!(page.ids.len(), 5);
 }
 
 #[tokio::test]
 async fn last_and_before_walk_backward_with_exact_page_info() {
-    let (db, schema) = start(95);
+    let (db, schema) = start(95).await;
     let mut pages = Vec::new();
     let mut page = posts(&schema, json!({ "last": 10 })).await;
     assert!(!page.has_next, "the last page has no next page");
@@ -123,14 +125,14 @@ async fn last_and_before_walk_backward_with_exact_page_info() {
         assert!(page.has_next, "a page before a cursor has the cursor's row after it");
     }
     let listed: Vec<i64> = pages.into_iter().rev().flatten().collect();
-    assert_eq!(listed, table(&db), "edges in the list's order, pages in reverse");
+    assert_eq!(listed, table(&db).await, "edges in the list's order, pages in reverse");
 }
 
 /// Relay cursors are per edge and work in both directions.
 #[tokio::test]
 async fn any_edge_cursor_pages_both_ways() {
-    let (db, schema) = start(60);
-    let all = table(&db);
+    let (db, schema) = start(60).await;
+    let all = table(&db).await;
     let page = posts(&schema, json!({ "first": 30 })).await;
     for (index, cursor) in page.cursors.iter().enumerate() {
         let after = posts(&schema, json!({ "first": 4, "after": cursor })).await;
@@ -149,16 +151,15 @@ async fn any_edge_cursor_pages_both_ways() {
 
 #[tokio::test]
 async fn rows_inserted_between_queries_do_not_shift_the_pages() {
-    let (db, schema) = start(50);
+    let (db, schema) = start(50).await;
     let page1 = posts(&schema, json!({ "first": 10 })).await;
-    let all = db.with(|conn| conn.all()).unwrap();
+    let all = db.all().await.unwrap();
     let cursor_row = &all[9];
     // A newer post (behind the cursor) and one just older than the cursor row (ahead of it).
-    db.with(|conn| conn.insert(keyset_examples::db::now(), "new")).unwrap();
+    db.insert(keyset_examples::db::now(), "new").await.unwrap();
     let ahead = db
-        .with(|conn| {
-            conn.insert(cursor_row.created_at - chrono::TimeDelta::microseconds(1), "ahead")
-        })
+        .insert(cursor_row.created_at - chrono::TimeDelta::microseconds(1), "ahead")
+        .await
         .unwrap();
     let page2 = posts(&schema, json!({ "first": 10, "after": page1.end })).await;
     assert_eq!(page2.ids[0], ahead.id);
@@ -167,7 +168,7 @@ async fn rows_inserted_between_queries_do_not_shift_the_pages() {
 
 #[tokio::test]
 async fn zero_counts_return_no_edges_and_still_say_what_lies_beyond() {
-    let (db, schema) = start(10);
+    let (db, schema) = start(10).await;
     let all = posts(&schema, json!({ "first": 10 })).await;
     let zero = posts(&schema, json!({ "first": 0 })).await;
     assert!(zero.ids.is_empty() && zero.start.is_none() && zero.end.is_none());
@@ -176,18 +177,18 @@ async fn zero_counts_return_no_edges_and_still_say_what_lies_beyond() {
     assert!(!at_end.has_next);
     let back = posts(&schema, json!({ "last": 0, "before": all.cursors[3] })).await;
     assert!(back.ids.is_empty() && back.has_previous && back.has_next);
-    assert_eq!(table(&db).len(), 10);
+    assert_eq!(table(&db).await.len(), 10);
 }
 
 /// Every row after the second page deleted: the page after it has no edges and no cursors, says
 /// rows lie behind it, and `last` reads them.
 #[tokio::test]
 async fn an_emptied_page_says_rows_lie_behind_and_last_reads_them() {
-    let (db, schema) = start(30);
+    let (db, schema) = start(30).await;
     let page1 = posts(&schema, json!({ "first": 10 })).await;
     let page2 = posts(&schema, json!({ "first": 10, "after": page1.end })).await;
-    for id in &table(&db)[20..] {
-        assert!(db.with(|conn| conn.delete(*id)).expect("delete"));
+    for id in &table(&db).await[20..] {
+        assert!(db.delete(*id).await.expect("delete"));
     }
     let empty = posts(&schema, json!({ "first": 10, "after": page2.end })).await;
     assert!(empty.ids.is_empty() && empty.start.is_none() && empty.end.is_none());
@@ -199,7 +200,7 @@ async fn an_emptied_page_says_rows_lie_behind_and_last_reads_them() {
 
 #[tokio::test]
 async fn counts_are_clamped_to_100() {
-    let (_db, schema) = start(150);
+    let (_db, schema) = start(150).await;
     let page = posts(&schema, json!({ "first": 1000 })).await;
     assert_eq!(page.ids.len(), 100);
     assert!(page.has_next);
@@ -207,7 +208,7 @@ async fn counts_are_clamped_to_100() {
 
 #[tokio::test]
 async fn invalid_arguments_are_refused_as_bad_user_input() {
-    let (_db, schema) = start(10);
+    let (_db, schema) = start(10).await;
     let page = posts(&schema, json!({ "first": 2 })).await;
     let cursor = page.end.unwrap();
     let foreign = keyset_runtime::token::encode(
@@ -231,7 +232,7 @@ async fn invalid_arguments_are_refused_as_bad_user_input() {
 /// The same schema over HTTP, as a client sends it: `POST /graphql` with a JSON body.
 #[tokio::test]
 async fn the_schema_answers_over_http() {
-    let (_db, schema) = start(30);
+    let (_db, schema) = start(30).await;
     let server = Server::start(router(schema)).await;
     let query = json!({ "query": POSTS, "variables": { "first": 3 } });
     let reply = server.post_json("/graphql", &query).await;
@@ -247,4 +248,35 @@ async fn the_schema_answers_over_http() {
     let bad = json!({ "query": POSTS, "variables": { "first": -1 } });
     let body = server.post_json("/graphql", &bad).await.json();
     assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
+}
+
+/// The resolver on every database of the build (SQLite; PostgreSQL and MariaDB with the
+/// `postgres` and `mysql` features, each in a schema or database of the test's own): `first`
+/// and `after` forward, `last` and `before` back, both the whole table in order.
+#[tokio::test]
+async fn the_connection_pages_alike_on_every_database() {
+    for database in common::databases::all("graphql_walk", 45, PoolOptions::default()).await {
+        let (name, all) = (&database.name, table(&database.db).await);
+        let schema = schema(database.db.clone());
+        let (mut forward, mut page) = (Vec::new(), posts(&schema, json!({ "first": 7 })).await);
+        loop {
+            forward.extend(page.ids.iter().copied());
+            if !page.has_next {
+                break;
+            }
+            page = posts(&schema, json!({ "first": 7, "after": page.end })).await;
+        }
+        assert_eq!(forward, all, "{name}: forward");
+        let (mut pages, mut page) = (Vec::new(), posts(&schema, json!({ "last": 7 })).await);
+        loop {
+            pages.push(page.ids.clone());
+            if !page.has_previous {
+                break;
+            }
+            page = posts(&schema, json!({ "last": 7, "before": page.start })).await;
+        }
+        let backward: Vec<i64> = pages.into_iter().rev().flatten().collect();
+        assert_eq!(backward, all, "{name}: backward");
+        assert_eq!(all.len(), 45, "{name}: seeded");
+    }
 }

@@ -5,6 +5,7 @@ mod common;
 
 use chrono::{NaiveDateTime, TimeDelta};
 use keyset_examples::db::Db;
+use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
 use keyset_runtime::token::{self, Direction};
 use serde::Deserialize;
@@ -28,7 +29,8 @@ struct JsonPage {
 }
 
 async fn start(rows: i64) -> (Db, Server) {
-    let db = Db::open(":memory:", rows).expect("open SQLite in memory");
+    let db =
+        Db::open(None, rows, PoolOptions::default()).await.expect("open a temporary SQLite file");
     let server = Server::start(router(db.clone())).await;
     (db, server)
 }
@@ -58,14 +60,14 @@ async fn page(server: &Server, url: &str) -> JsonPage {
 }
 
 /// Every post in the table, newest first: the oracle.
-fn table(db: &Db) -> Vec<Item> {
-    let posts = db.with(|conn| conn.all()).expect("load all posts");
+async fn table(db: &Db) -> Vec<Item> {
+    let posts = db.all().await.expect("load all posts");
     posts.into_iter().map(|p| Item { id: p.id, created_at: p.created_at, title: p.title }).collect()
 }
 
 /// Inserts a post directly in the database, as another writer would.
-fn insert(db: &Db, created_at: NaiveDateTime, title: &str) -> Item {
-    let post = db.with(|conn| conn.insert(created_at, title)).expect("insert");
+async fn insert(db: &Db, created_at: NaiveDateTime, title: &str) -> Item {
+    let post = db.insert(created_at, title).await.expect("insert");
     Item { id: post.id, created_at: post.created_at, title: post.title }
 }
 
@@ -82,7 +84,7 @@ const MICRO: TimeDelta = TimeDelta::microseconds(1);
 #[tokio::test]
 async fn a_forward_walk_lists_every_row_once_while_rows_are_inserted_and_deleted() {
     let (db, server) = start(230).await;
-    let mut expected = table(&db);
+    let mut expected = table(&db).await;
     let mut listed = Vec::new();
     let mut url = "/posts?limit=25".to_owned();
     for number in 1.. {
@@ -101,26 +103,28 @@ async fn a_forward_walk_lists_every_row_once_while_rows_are_inserted_and_deleted
         let created =
             server.post_json("/posts", &json!({ "title": format!("new {number}") })).await;
         assert_eq!(created.status, 201, "{}", created.body);
-        insert(&db, cursor_row.created_at + MICRO, "just behind the cursor");
-        insert(&db, cursor_row.created_at, "tied with the cursor row, higher id: behind it");
+        insert(&db, cursor_row.created_at + MICRO, "just behind the cursor").await;
+        insert(&db, cursor_row.created_at, "tied with the cursor row, higher id: behind it").await;
         // And ahead of it: the walk must list them, once.
         if number <= 4 {
-            expected.push(insert(&db, cursor_row.created_at - MICRO, "just ahead of the cursor"));
-            expected.push(insert(
-                &db,
-                cursor_row.created_at - TimeDelta::hours(3),
-                "further ahead",
-            ));
+            expected
+                .push(insert(&db, cursor_row.created_at - MICRO, "just ahead of the cursor").await);
+            expected.push(
+                insert(&db, cursor_row.created_at - TimeDelta::hours(3), "further ahead").await,
+            );
         }
         // The cursor row itself may go: a cursor holds values, not a position.
         if number == 2 {
-            assert!(db.with(|conn| conn.delete(cursor_row.id)).expect("delete"));
+            assert!(db.delete(cursor_row.id).await.expect("delete"));
         }
         url = format!("/posts?limit=25&after={next}");
     }
     newest_first(&mut expected);
     assert_eq!(expected.len(), 230 + 8, "the seeded rows and the rows inserted ahead");
-    assert!(table(&db).len() > expected.len(), "rows inserted behind the cursor exist, unlisted");
+    assert!(
+        table(&db).await.len() > expected.len(),
+        "rows inserted behind the cursor exist, unlisted"
+    );
     assert_eq!(
         ids(&listed),
         ids(&expected),
@@ -146,15 +150,15 @@ async fn a_backward_walk_from_the_end_lists_every_row_once_while_rows_are_insert
         let Some(prev) = page.prev else { break };
 
         // Backward, "behind" is older than the cursor row, "ahead" is newer.
-        behind.push(insert(&db, first_row.created_at - MICRO, "just behind the cursor").id);
+        behind.push(insert(&db, first_row.created_at - MICRO, "just behind the cursor").await.id);
         if number <= 4 {
-            insert(&db, first_row.created_at + MICRO, "just ahead of the cursor");
+            insert(&db, first_row.created_at + MICRO, "just ahead of the cursor").await;
         }
         url = format!("/posts?limit=25&before={prev}");
     }
     let listed: Vec<Item> = pages.into_iter().rev().flatten().collect();
     let expected: Vec<Item> =
-        table(&db).into_iter().filter(|row| !behind.contains(&row.id)).collect();
+        table(&db).await.into_iter().filter(|row| !behind.contains(&row.id)).collect();
     assert_eq!(ids(&listed), ids(&expected), "pages come back in order, every row once");
 }
 
@@ -175,7 +179,7 @@ async fn before_the_prev_cursor_is_the_page_before() {
 
     let last = page(&server, "/posts?last=true&limit=10").await;
     assert_eq!(last.next, None, "the last page has no next page: null");
-    assert_eq!(last.items, table(&db)[90..]);
+    assert_eq!(last.items, table(&db).await[90..]);
 }
 
 /// A client that was shown the page before every remaining row was deleted is not stuck: the
@@ -185,8 +189,8 @@ async fn an_emptied_page_leads_back_over_http() {
     let (db, server) = start(30).await;
     let page1 = page(&server, "/posts?limit=10").await;
     let page2 = page(&server, &format!("/posts?limit=10&after={}", page1.next.unwrap())).await;
-    for item in &table(&db)[20..] {
-        assert!(db.with(|conn| conn.delete(item.id)).expect("delete"));
+    for item in &table(&db).await[20..] {
+        assert!(db.delete(item.id).await.expect("delete"));
     }
     let empty = page(&server, &format!("/posts?limit=10&after={}", page2.next.unwrap())).await;
     assert!(empty.items.is_empty() && empty.next.is_none());
@@ -255,4 +259,29 @@ async fn a_created_post_is_listed_first() {
     let created: Item = serde_json::from_value(reply.json()).unwrap();
     assert_eq!(created.title, "hello, keyset");
     assert_eq!(page(&server, "/posts?limit=1").await.items, [created]);
+}
+
+/// A database URL the pool cannot serve is an error that says why, before any request.
+#[tokio::test]
+async fn unusable_databases_are_refused_with_the_reason() {
+    let open = |url: &'static str, max_size| async move {
+        let options = PoolOptions { max_size, ..PoolOptions::default() };
+        match Db::open(Some(url), 10, options).await {
+            Ok(_) => panic!("{url} with {max_size} connections opened"),
+            Err(err) => err.to_string(),
+        }
+    };
+    let memory = open(":memory:", 4).await;
+    assert!(memory.contains("one per connection") && memory.contains("file path"), "{memory}");
+    let shared = open("file:posts?mode=memory&cache=shared", 4).await;
+    assert!(shared.contains("in-memory"), "{shared}");
+    let empty = Db::open(None, 10, PoolOptions { max_size: 0, ..PoolOptions::default() }).await;
+    let empty = empty.err().expect("a pool of no connections is refused").to_string();
+    assert!(empty.contains("1 or more"), "{empty}");
+    let missing = open("/nonexistent-directory/posts.db", 4).await;
+    assert!(missing.contains("no database connection"), "{missing}");
+    #[cfg(not(feature = "postgres"))]
+    assert!(open("postgres://localhost/x", 4).await.contains("add the `postgres` feature"));
+    #[cfg(not(feature = "mysql"))]
+    assert!(open("mysql://localhost/x", 4).await.contains("add the `mysql` feature"));
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of it
 
+pub mod databases;
+
 use axum::body::Bytes;
 use axum::Router;
 use http_body_util::{BodyExt, Full};
@@ -40,6 +42,15 @@ impl Server {
         tokio::spawn(async move { axum::serve(listener, router).await.expect("serve") });
         Server {
             base: format!("http://{addr}"),
+            client: Client::builder(TokioExecutor::new()).build_http(),
+        }
+    }
+
+    /// Another client of the same server, with connections of its own: one per concurrent
+    /// walker, as separate users would be.
+    pub fn client(&self) -> Server {
+        Server {
+            base: self.base.clone(),
             client: Client::builder(TokioExecutor::new()).build_http(),
         }
     }
