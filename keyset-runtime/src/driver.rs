@@ -8,12 +8,44 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
 use crate::machine::{PageMachine, Statement};
-use crate::page::Paginate;
+use crate::page::{Paginate, Paginated};
 use crate::position::Position;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
 use crate::{Error, Keyset, Page};
+
+impl<Q: Paginate> Paginated<Q> {
+    /// Runs the query and returns the page, fetching one row more than the limit to learn whether
+    /// a next page exists: one query; on SQLite, for a page after (or before) a cursor, up to one
+    /// per sort key, each an index seek ([`Seek::level`](crate::sql::Seek::level): the next
+    /// runs only while the page is short, and a boxed query runs one); two when a page crosses
+    /// the NULL boundary of a nullable leading key. See the [crate docs](crate) for a walk
+    /// forward.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// // The last two rows, still in the model's order.
+    /// let page = posts::table.select(Post::as_select()).paginate(&PageRequest::last(2))?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2, 3]);
+    /// assert_eq!((page.has_prev(), page.has_next()), (true, false));
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Model>, Error>
+    where
+        Q: PageQuery<'query, Conn>,
+    {
+        let limit = crate::request::served_limit(self.limit, self.max_limit)?;
+        self.query.load_page_at(self.position, limit, &self.codec, conn)
+    }
+}
 
 /// A query whose pages can be loaded on connection `Conn`: every statement a page of it may run
 /// (first, last, by page number, after and before a cursor, one tie level of either) is one

@@ -4,7 +4,7 @@
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::OutputType;
 
-use super::{ConnectionArgs, Window};
+use super::ConnectionArgs;
 use crate::driver::PageQuery;
 use crate::page::Paginated;
 use crate::token::{Anchor, Direction};
@@ -86,15 +86,17 @@ fn connection<M: Keyset, N: OutputType>(
 ) -> Result<Connection<String, N>, Error> {
     let limit = args.limit();
     // Ahead, the probe row says; behind, a cursor says (its row lay there), even on an empty page.
-    let (mut has_previous_page, mut has_next_page) = match &args.window {
-        Window::Forward(after) => (after.is_some(), page.has_next()),
-        Window::Backward(before) => (page.has_prev(), before.is_some()),
+    let (mut has_previous_page, mut has_next_page) = if args.is_backward() {
+        (page.has_prev(), args.has_cursor())
+    } else {
+        (args.has_cursor(), page.has_next())
     };
     let mut rows = page.items;
     if limit == 0 {
-        match args.window {
-            Window::Forward(_) => has_next_page = !rows.is_empty(),
-            Window::Backward(_) => has_previous_page = !rows.is_empty(),
+        if args.is_backward() {
+            has_previous_page = !rows.is_empty();
+        } else {
+            has_next_page = !rows.is_empty();
         }
         rows.clear();
     }

@@ -112,7 +112,7 @@ pub use load::{load_connection, load_connection_map};
 pub use load::{load_connection_async, load_connection_map_async};
 
 use crate::position::Position;
-use crate::request::clamp;
+use crate::request::{clamp, RequestedPosition};
 use crate::token::{Anchor, Codec, CursorError, Direction};
 use crate::{Error, Keyset, PageRequest};
 
@@ -129,21 +129,12 @@ use crate::{Error, Keyset, PageRequest};
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConnectionArgs {
-    /// Which way the page runs from where, the cursor still encoded.
-    window: Window,
+    /// Where the page starts, the cursor still encoded (never a page number).
+    position: RequestedPosition,
     /// `first` or `last`, when given.
     count: Option<u32>,
     max_limit: u32,
     codec: Codec,
-}
-
-/// Where a connection page starts and which way it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Window {
-    /// `first` rows from the start, or after the cursor.
-    Forward(Option<String>),
-    /// `last` rows up to the end, or before the cursor.
-    Backward(Option<String>),
 }
 
 /// Why the arguments of a connection field were refused. Every variant is the client's mistake;
@@ -201,17 +192,18 @@ impl ConnectionArgs {
             None => Ok(None),
         };
         let (first, last) = (count("first", first)?, count("last", last)?);
-        let (window, count) = match (first, last, after, before) {
+        let (position, count) = match (first, last, after, before) {
             (Some(_), Some(_), _, _) => return Err(ConnectionArgsError::FirstAndLast),
             (_, _, Some(_), Some(_)) => return Err(ConnectionArgsError::AfterAndBefore),
             (Some(_), None, None, Some(_)) => return Err(ConnectionArgsError::FirstWithBefore),
             (None, Some(_), Some(_), None) => return Err(ConnectionArgsError::LastWithAfter),
-            (None, Some(last), None, before) => (Window::Backward(before), Some(last)),
-            (None, None, None, Some(before)) => (Window::Backward(Some(before)), None),
-            (first, None, after, None) => (Window::Forward(after), first),
+            (None, Some(last), None, None) => (RequestedPosition::Last, Some(last)),
+            (None, last, None, Some(before)) => (RequestedPosition::Before(before), last),
+            (first, None, None, None) => (RequestedPosition::First, first),
+            (first, None, Some(after), None) => (RequestedPosition::After(after), first),
         };
         Ok(ConnectionArgs {
-            window,
+            position,
             count,
             max_limit: PageRequest::DEFAULT_MAX_LIMIT,
             codec: Codec::default(),
@@ -263,22 +255,28 @@ impl ConnectionArgs {
     /// assert!(!ConnectionArgs::new(Some("c".into()), None, None, None).unwrap().is_backward());
     /// ```
     pub fn is_backward(&self) -> bool {
-        matches!(self.window, Window::Backward(_))
+        matches!(self.position, RequestedPosition::Last | RequestedPosition::Before(_))
     }
 
     /// The page's start, its cursor decoded as a row of model `M`.
     fn position<M: Keyset>(&self) -> Result<Position<M::Cursor>, CursorError> {
-        Ok(match &self.window {
-            Window::Forward(None) => Position::First,
-            Window::Forward(Some(token)) => {
+        Ok(match &self.position {
+            RequestedPosition::After(token) => {
                 Position::from_anchor(Direction::After, self.anchor::<M>(Direction::After, token)?)
             }
-            Window::Backward(None) => Position::Last,
-            Window::Backward(Some(token)) => Position::from_anchor(
+            RequestedPosition::Before(token) => Position::from_anchor(
                 Direction::Before,
                 self.anchor::<M>(Direction::Before, token)?,
             ),
+            RequestedPosition::Last => Position::Last,
+            // `new` builds no page number.
+            RequestedPosition::First | RequestedPosition::Number(_) => Position::First,
         })
+    }
+
+    /// Whether the arguments named a cursor.
+    fn has_cursor(&self) -> bool {
+        matches!(self.position, RequestedPosition::After(_) | RequestedPosition::Before(_))
     }
 
     /// What a token sent as `direction` names. A row's token reads both ways, whichever
