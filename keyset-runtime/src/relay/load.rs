@@ -14,7 +14,7 @@ use crate::{Error, Keyset, Page};
 ///
 /// `query` is any query [`paginate`](crate::Paginate::paginate) takes (plain, filtered, joined or
 /// boxed, selecting `Model::as_select()`). Fails before any query when a cursor is malformed or
-/// foreign; see the [module docs](self) for the cursors and `pageInfo`.
+/// foreign; see the [module docs](crate::relay) for the cursors and `pageInfo`.
 pub fn load_connection<'query, Q, Conn>(
     query: Q,
     args: &ConnectionArgs,

@@ -5,8 +5,8 @@
 //! a connection: `edges { cursor node }` and `pageInfo { hasNextPage hasPreviousPage startCursor
 //! endCursor }`. [`ConnectionArgs::new`] validates the four arguments, and [`load_connection`]
 //! (or [`load_connection_map`], to turn rows into GraphQL objects) runs one keyset page and
-//! returns async-graphql's own [`Connection`], so the schema has the types Relay clients expect
-//! (`PostConnection`, `PostEdge`, `PageInfo`).
+//! returns async-graphql's own [`Connection`](async_graphql::connection::Connection), so the
+//! schema has the types Relay clients expect (`PostConnection`, `PostEdge`, `PageInfo`).
 //!
 //! ```
 //! use diesel::prelude::*;
