@@ -185,6 +185,18 @@
 //! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
 //! first ascending, last descending); for the other one the first and last pages sort.
 //!
+//! # Sync or async
+//!
+//! The same query pages on a Diesel connection with [`Paginated::load_page`] and, with the
+//! feature `diesel-async`, on a diesel-async one (`AsyncPgConnection`, `AsyncMysqlConnection`,
+//! `SyncConnectionWrapper<SqliteConnection>`, or a pooled connection) with
+//! `Paginated::load_page_async`. One page machine decides what a page runs and the two drivers
+//! only execute its statements, so both paths run the same SQL with the same binds, return the
+//! same [`Page`], and read each other's tokens; the async future is `Send`. Pick the one your
+//! service already uses. For an async server backend name `postgres_backend` or `mysql_backend`
+//! (the dialect, without Diesel's sync connections and their client libraries) beside
+//! `diesel-async`. In generic helpers, bound the query by [`PageQuery`] or `AsyncPageQuery`.
+//!
 //! # Sort key types
 //!
 //! A sort key's type must travel in a token: it implements [`CursorValue`](token::CursorValue).
