@@ -33,7 +33,7 @@ const HOSTILE: &[&str] = &[
     "1; UPDATE posts SET score = 0",
 ];
 
-fn hostile_rows() -> Vec<NewPost> {
+pub(crate) fn hostile_rows() -> Vec<NewPost> {
     HOSTILE
         .iter()
         .enumerate()
