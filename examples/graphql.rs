@@ -30,20 +30,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     println!(
         "  curl -H 'content-type: application/json' http://{addr}/graphql \\\n    -d '{{\"query\": \"{{ posts(first: 3) {{ edges {{ cursor node {{ id title }} }} pageInfo {{ hasNextPage endCursor }} }} }}\"}}'"
     );
-    axum::serve(listener, router(schema)).with_graceful_shutdown(interrupted()).await?;
+    axum::serve(listener, router(schema))
+        .with_graceful_shutdown(keyset_examples::web::interrupted())
+        .await?;
     Ok(())
-}
-
-/// Ctrl-C or SIGTERM: return from `main`, so that the temporary SQLite file is removed.
-async fn interrupted() {
-    #[cfg(unix)]
-    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-    {
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-        return;
-    }
-    let _ = tokio::signal::ctrl_c().await;
 }

@@ -31,20 +31,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     println!("listening on http://{addr}");
     println!("  curl 'http://{addr}/posts?limit=3'");
     println!("  then follow next_cursor with ?after=, prev_cursor with ?before=");
-    axum::serve(listener, router(db)).with_graceful_shutdown(interrupted()).await?;
+    axum::serve(listener, router(db))
+        .with_graceful_shutdown(keyset_examples::web::interrupted())
+        .await?;
     Ok(())
-}
-
-/// Ctrl-C or SIGTERM: return from `main`, so that the temporary SQLite file is removed.
-async fn interrupted() {
-    #[cfg(unix)]
-    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-    {
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-        return;
-    }
-    let _ = tokio::signal::ctrl_c().await;
 }

@@ -133,3 +133,18 @@ impl IntoResponse for ApiError {
         (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
     }
 }
+
+/// Ctrl-C or SIGTERM, for a server's graceful shutdown: the example binaries return from `main`,
+/// so that a temporary SQLite file is removed.
+pub async fn interrupted() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        return;
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
