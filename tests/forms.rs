@@ -214,7 +214,7 @@ fn renamed_columns_and_table_path() {
         .load(&mut conn)
         .unwrap();
     check(&mut conn, &expected, || posts::table.select(Renamed::as_select()));
-    assert_eq!(Renamed::SORT_ORDER, "Renamed(posts: type ASC, created DESC, id DESC)");
+    assert_eq!(Renamed::SORT_ORDER, "posts: type ASC, created DESC, id DESC");
 }
 
 #[test]

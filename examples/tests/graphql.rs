@@ -212,7 +212,7 @@ async fn invalid_arguments_are_refused_as_bad_user_input() {
     let page = posts(&schema, json!({ "first": 2 })).await;
     let cursor = page.end.unwrap();
     let foreign = keyset_runtime::token::encode(
-        keyset_runtime::token::fingerprint("Comment(comments: id ASC)"),
+        keyset_runtime::token::fingerprint("comments: id ASC"),
         keyset_runtime::Direction::After,
         &(7i64,),
     )

@@ -1,5 +1,5 @@
 //! What an invalid model still expands to. The errors are reported first; beside them we define
-//! the names users refer to (`PostCursor`, the `Keyset` impl) from the keys we can trust, so the
+//! the names users refer to (`PostCursor`, the `Keyset` impl, `PostOrder`) from the keys we can trust, so the
 //! rest of their code does not add a cascade of "cannot find type" or "trait not implemented"
 //! errors to the real one.
 
@@ -17,6 +17,9 @@ pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
             let keys: Vec<&SortKey> =
                 model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
             let mut out = expand::items(model, &keys);
+            if !model.orders.is_empty() {
+                out.extend(expand::orders_fallback(model));
+            }
             out.extend(expand::table_check(model));
             out
         }

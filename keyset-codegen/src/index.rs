@@ -96,42 +96,71 @@ pub(crate) enum Creation {
 }
 
 impl Index {
-    /// The indexes `model` needs: the sort order's, and a unique one for a
-    /// `#[tiebreaker(unique)]` column.
+    /// The indexes `model` needs: one per distinct sort order (the field order's and each named
+    /// one's; an order and its exact reverse share one, which the engine reads backwards), and a
+    /// unique one for a `#[tiebreaker(unique)]` column.
     pub(crate) fn for_model(model: &Model) -> Vec<Index> {
         let table = model.table_name();
         let column = |ident: &syn::Ident| ident.to_string().trim_start_matches("r#").to_owned();
-        let mut indexes = vec![Index {
-            table: table.clone(),
-            columns: model
-                .keys
-                .iter()
-                .map(|key| IndexColumn {
-                    name: column(&key.column),
-                    direction: key.direction(),
-                    nulls: key.nulls(),
-                })
-                .collect(),
-            unique: false,
-        }];
-        for key in model.tiebreakers() {
-            if key.tiebreaker.as_ref().is_some_and(|t| t.unique) {
-                if model.keys.len() == 1 {
-                    // Sorted by the unique column alone: its unique index is the sort index.
-                    indexes.clear();
-                }
-                indexes.push(Index {
-                    table: table.clone(),
-                    columns: vec![IndexColumn {
+        let orders =
+            std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
+        let mut indexes: Vec<Index> = Vec::new();
+        for keys in orders.filter(|keys| !keys.is_empty()) {
+            let index = Index {
+                table: table.clone(),
+                columns: keys
+                    .iter()
+                    .map(|key| IndexColumn {
                         name: column(&key.column),
-                        direction: Direction::Asc,
-                        nulls: None,
-                    }],
-                    unique: true,
-                });
+                        direction: key.direction(),
+                        nulls: key.nulls(),
+                    })
+                    .collect(),
+                unique: false,
+            };
+            if !indexes.iter().any(|known| known.serves(&index)) {
+                indexes.push(index);
+            }
+        }
+        let every_key = model.keys.iter().chain(model.orders.iter().flat_map(|o| &o.keys));
+        for key in every_key.filter(|key| key.tiebreaker.as_ref().is_some_and(|t| t.unique)) {
+            let unique = Index {
+                table: table.clone(),
+                columns: vec![IndexColumn {
+                    name: column(&key.column),
+                    direction: Direction::Asc,
+                    nulls: None,
+                }],
+                unique: true,
+            };
+            // Sorted by the unique column alone: its unique index is the sort index.
+            indexes.retain(|index| {
+                index.columns.len() > 1 || index.columns[0].name != unique.columns[0].name
+            });
+            if !indexes.contains(&unique) {
+                indexes.push(unique);
             }
         }
         indexes
+    }
+
+    /// Whether this index serves `other`'s order: the same columns, with the same directions and
+    /// NULL placements, or all of them reversed (read backwards).
+    fn serves(&self, other: &Index) -> bool {
+        let flipped = |column: &IndexColumn| IndexColumn {
+            name: column.name.clone(),
+            direction: match column.direction {
+                Direction::Asc => Direction::Desc,
+                Direction::Desc => Direction::Asc,
+            },
+            nulls: column.nulls.map(|nulls| match nulls {
+                Nulls::First => Nulls::Last,
+                Nulls::Last => Nulls::First,
+            }),
+        };
+        self.unique == other.unique
+            && (self.columns == other.columns
+                || self.columns.iter().map(flipped).eq(other.columns.iter().cloned()))
     }
 
     /// A deterministic, readable name within every engine's identifier limit:

@@ -6,7 +6,8 @@ use quote::format_ident;
 use syn::{Data, DeriveInput, Field, Fields, Ident, Type, Visibility};
 
 use crate::attr::{
-    self, DieselField, DieselStruct, Direction, KeysetStruct, Nulls, SortAttr, TiebreakerAttr,
+    self, DieselField, DieselStruct, Direction, KeysetStruct, Nulls, OrderAttr, SortAttr,
+    TiebreakerAttr,
 };
 use crate::ctxt::Ctxt;
 
@@ -19,10 +20,17 @@ pub struct Model<'a> {
     pub table: syn::Path,
     /// The generated cursor struct, `<Model>Cursor`.
     pub cursor: Ident,
-    /// Sort keys in ORDER BY order (the order of the fields).
+    /// The sort keys of the field attributes, in ORDER BY order (the order of the fields): the
+    /// model's own order, empty when it has only named ones.
     pub keys: Vec<SortKey<'a>>,
+    /// The named orders of `#[keyset(order(..))]`, in declaration order.
+    pub orders: Vec<NamedOrder<'a>>,
+    /// The generated enum naming the orders, `<Model>Order`.
+    pub order_enum: Ident,
     /// `#[keyset(max_token_len = ..)]`: the longest token of the listing, when not the default.
     pub max_token_len: Option<usize>,
+    /// `#[keyset(listing = "..")]`: the listing's own name, which its tokens carry.
+    pub listing: Option<String>,
     /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
@@ -38,6 +46,16 @@ pub struct SortKey<'a> {
     pub tiebreaker: Option<TiebreakerAttr>,
     /// A Diesel key (`embed`, ..) that makes the field something other than a column value.
     pub not_a_column: Option<Ident>,
+}
+
+/// `#[keyset(order(top: score desc, created_at desc, id desc))]`.
+pub struct NamedOrder<'a> {
+    /// The name as declared and as clients write it, `top`.
+    pub name: Ident,
+    /// Its enum variant, `Top`.
+    pub variant: Ident,
+    /// Its keys, in order, each read as if the field had `#[sort(..)]` with its direction.
+    pub keys: Vec<SortKey<'a>>,
 }
 
 impl SortKey<'_> {
@@ -112,16 +130,41 @@ impl<'a> Model<'a> {
         }
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
         let mut options = KeysetStruct::default();
+        let mut errors = Vec::new();
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("keyset")) {
-            if let Err(err) = attr::parse_keyset_struct(attr, &mut options) {
-                cx.syn_error(err);
+            attr::parse_keyset_struct(attr, &mut options, &mut errors);
+        }
+        errors.into_iter().for_each(|error| cx.syn_error(error));
+
+        let fields: Vec<FieldAttrs> =
+            fields.iter().filter_map(|field| FieldAttrs::from_field(cx, field)).collect();
+        let named = !options.orders.is_empty();
+        let sorted = fields.iter().any(|field| field.sort.is_some());
+        let mut unsorted_tiebreaker = false;
+        let mut keys = Vec::new();
+        for field in &fields {
+            match (&field.sort, &field.tiebreaker) {
+                (Some(sort), _) => keys.push(field.key(sort.clone())),
+                // A `#[tiebreaker]` alone names the unique key for the named orders; with no
+                // named order, or beside a field order, it lacks its direction.
+                (None, Some(tiebreaker)) if !named || sorted => {
+                    unsorted_tiebreaker = true;
+                    cx.syn_error(syn::Error::new_spanned(
+                        &tiebreaker.tokens,
+                        format!(
+                            "`#[tiebreaker]` needs a sort direction on the same field: write \
+                             `#[sort(desc)] #[tiebreaker] {ident}: ..` (or `#[sort(asc)]`)",
+                            ident = field.ident,
+                        ),
+                    ));
+                }
+                (None, _) => {}
             }
         }
-
-        let mut unsorted_tiebreaker = false;
-        let keys = fields
-            .iter()
-            .filter_map(|field| SortKey::from_field(cx, field, &mut unsorted_tiebreaker))
+        let orders = options
+            .orders
+            .into_iter()
+            .filter_map(|order| NamedOrder::new(cx, order, &fields))
             .collect();
         Some(Model {
             ident: &input.ident,
@@ -130,14 +173,12 @@ impl<'a> Model<'a> {
             table,
             cursor: format_ident!("{}Cursor", input.ident),
             keys,
+            orders,
+            order_enum: format_ident!("{}Order", input.ident),
             max_token_len: options.max_token_len,
+            listing: options.listing.map(|name| name.value()),
             unsorted_tiebreaker,
         })
-    }
-
-    /// The tiebreaker keys: the trailing keys marked `#[tiebreaker]`.
-    pub fn tiebreakers(&self) -> impl Iterator<Item = &SortKey<'a>> {
-        self.keys.iter().filter(|key| key.tiebreaker.is_some())
     }
 
     /// The name of the table (the last segment of its path), as written in SQL.
@@ -146,36 +187,77 @@ impl<'a> Model<'a> {
         last.trim_start_matches("r#").to_owned()
     }
 
-    /// The sort order in words, e.g. `Post(posts: created_at DESC, id DESC)`. Tokens carry a hash
-    /// of it, so a token issued for another model or another order is rejected.
-    pub fn signature(&self) -> String {
-        let keys: Vec<String> = self
-            .keys
-            .iter()
-            .map(|key| {
-                let column = key.column.to_string();
-                let mut words =
-                    format!("{} {}", column.trim_start_matches("r#"), key.direction().sql());
-                match key.nulls() {
-                    Some(Nulls::First) => words.push_str(" NULLS FIRST"),
-                    Some(Nulls::Last) => words.push_str(" NULLS LAST"),
-                    None => {}
-                }
-                words
-            })
-            .collect();
-        format!("{}({}: {})", self.ident, self.table_name(), keys.join(", "))
+    /// The sort order `keys` in words, e.g. `posts: created_at DESC, id DESC`, or
+    /// `posts[admin]: ..` for a named listing; `reversed` flips every direction and NULL
+    /// placement. Tokens carry a hash of it, so a token issued for another listing or another
+    /// order is rejected; the struct's name is not in it, so renaming the struct keeps tokens.
+    pub fn signature(&self, keys: &[&SortKey], reversed: bool) -> String {
+        let listing = match &self.listing {
+            Some(name) => format!("{}[{name}]", self.table_name()),
+            None => self.table_name(),
+        };
+        format!("{listing}: {}", key_words(keys, reversed))
+    }
+
+    /// The signature of the field order in token format version 2, which hashed the struct's
+    /// name: `Post(posts: created_at DESC, id DESC)`.
+    pub fn legacy_signature(&self) -> String {
+        let keys: Vec<&SortKey> = self.keys.iter().collect();
+        format!("{}({}: {})", self.ident, self.table_name(), key_words(&keys, false))
     }
 }
 
-impl<'a> SortKey<'a> {
-    /// Reads one field: `None` when it is not a sort key. A `#[tiebreaker]` without `#[sort]` is
-    /// an error, and sets `unsorted_tiebreaker`.
-    fn from_field(
-        cx: &mut Ctxt,
-        field: &'a Field,
-        unsorted_tiebreaker: &mut bool,
-    ) -> Option<SortKey<'a>> {
+/// `created_at DESC, id DESC NULLS LAST`.
+fn key_words(keys: &[&SortKey], reversed: bool) -> String {
+    let keys: Vec<String> = keys
+        .iter()
+        .map(|key| {
+            let column = key.column.to_string();
+            let (direction, nulls) = key.directions(reversed);
+            let mut words = format!("{} {}", column.trim_start_matches("r#"), direction.sql());
+            match nulls {
+                Some(Nulls::First) => words.push_str(" NULLS FIRST"),
+                Some(Nulls::Last) => words.push_str(" NULLS LAST"),
+                None => {}
+            }
+            words
+        })
+        .collect();
+    keys.join(", ")
+}
+
+impl SortKey<'_> {
+    /// The key's direction and NULL placement, or with `reversed` their opposites: the key as
+    /// the reversed order sorts it.
+    pub fn directions(&self, reversed: bool) -> (Direction, Option<Nulls>) {
+        if !reversed {
+            return (self.direction(), self.nulls());
+        }
+        let direction = match self.direction() {
+            Direction::Asc => Direction::Desc,
+            Direction::Desc => Direction::Asc,
+        };
+        let nulls = self.nulls().map(|nulls| match nulls {
+            Nulls::First => Nulls::Last,
+            Nulls::Last => Nulls::First,
+        });
+        (direction, nulls)
+    }
+}
+
+/// What our attributes and Diesel's say about one field.
+struct FieldAttrs<'a> {
+    ident: &'a Ident,
+    ty: &'a Type,
+    column: Ident,
+    sort: Option<SortAttr>,
+    tiebreaker: Option<TiebreakerAttr>,
+    not_a_column: Option<Ident>,
+}
+
+impl<'a> FieldAttrs<'a> {
+    /// Reads one named field's attributes, recording every mistake in them.
+    fn from_field(cx: &mut Ctxt, field: &'a Field) -> Option<FieldAttrs<'a>> {
         let mut sort = None;
         let mut tiebreaker = None;
         let mut diesel = DieselField::default();
@@ -223,20 +305,7 @@ impl<'a> SortKey<'a> {
             }
         }
         let ident = field.ident.as_ref()?;
-        let Some(sort) = sort else {
-            if let Some(tiebreaker) = tiebreaker {
-                *unsorted_tiebreaker = true;
-                cx.syn_error(syn::Error::new_spanned(
-                    &tiebreaker.tokens,
-                    format!(
-                        "`#[tiebreaker]` needs a sort direction on the same field: write \
-                         `#[sort(desc)] #[tiebreaker] {ident}: ..` (or `#[sort(asc)]`)"
-                    ),
-                ));
-            }
-            return None;
-        };
-        Some(SortKey {
+        Some(FieldAttrs {
             ident,
             ty: &field.ty,
             column: diesel.column_name.unwrap_or_else(|| ident.clone()),
@@ -245,6 +314,105 @@ impl<'a> SortKey<'a> {
             not_a_column: diesel.not_a_column,
         })
     }
+
+    /// The field as a sort key sorted by `sort`.
+    fn key(&self, sort: SortAttr) -> SortKey<'a> {
+        SortKey {
+            ident: self.ident,
+            ty: self.ty,
+            column: self.column.clone(),
+            sort,
+            tiebreaker: self.tiebreaker.clone(),
+            not_a_column: self.not_a_column.clone(),
+        }
+    }
+}
+
+impl<'a> NamedOrder<'a> {
+    /// The order's keys, looked up among the fields; a key that names no field is an error, at
+    /// the key, listing the fields there are.
+    fn new(cx: &mut Ctxt, order: OrderAttr, fields: &[FieldAttrs<'a>]) -> Option<NamedOrder<'a>> {
+        let mut keys = Vec::new();
+        let mut complete = true;
+        for key in order.keys {
+            let Some(field) = fields.iter().find(|field| *field.ident == key.field) else {
+                complete = false;
+                let names: Vec<String> = fields.iter().map(|f| format!("`{}`", f.ident)).collect();
+                let hint = match closest(&key.field.to_string(), fields.iter().map(|f| f.ident)) {
+                    Some(near) => format!("did you mean `{near}`? "),
+                    None => String::new(),
+                };
+                cx.error_spanned_by(
+                    &key.field,
+                    format!(
+                        "`{}` is not a field of this struct: {hint}an order sorts by the struct's \
+                         fields ({}), by their names, not their columns",
+                        key.field,
+                        names.join(", "),
+                    ),
+                );
+                continue;
+            };
+            let sort = SortAttr {
+                tokens: key.tokens,
+                direction: key.direction,
+                nulls: key.nulls,
+                parsed: true,
+            };
+            keys.push(field.key(sort));
+        }
+        complete.then(|| NamedOrder { variant: variant_name(&order.name), name: order.name, keys })
+    }
+
+    /// The order's name without a raw identifier's `r#`.
+    pub fn name(&self) -> String {
+        self.name.to_string().trim_start_matches("r#").to_owned()
+    }
+}
+
+/// `new` → `New`, `most_read` → `MostRead`, at the name's span.
+fn variant_name(name: &Ident) -> Ident {
+    let text = name.to_string();
+    let camel: String = text
+        .trim_start_matches("r#")
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<String>>()
+        .concat();
+    Ident::new(&camel, name.span())
+}
+
+/// The name among `names` within two edits of `word`, if one is.
+fn closest<'n>(word: &str, names: impl Iterator<Item = &'n Ident>) -> Option<String> {
+    names
+        .map(|name| name.to_string())
+        .map(|name| (edits(word, &name), name))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, name)| name)
+}
+
+/// Levenshtein distance.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
 }
 
 /// "already has `#[sort(desc)]`": names the first so the user knows which one stays.

@@ -13,15 +13,82 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
     check_generics(cx, model);
     // A `#[tiebreaker]` without `#[sort]` is already an error that says to add the direction; the
     // rules about missing keys would only repeat it.
-    if !model.unsorted_tiebreaker && check_has_keys(cx, model) {
-        check_tiebreaker_present(cx, model);
+    if !model.unsorted_tiebreaker && check_has_keys(cx, model) && !model.keys.is_empty() {
+        check_tiebreaker_present(cx, &model.keys, Declared::Fields);
     }
-    check_tiebreakers_trailing(cx, model);
-    check_unique_tiebreaker(cx, model);
-    for key in &model.keys {
-        check_comparable(cx, key);
-        check_nulls(cx, key);
+    check_order(cx, &model.keys, Declared::Fields);
+    check_order_names(cx, model);
+    for order in &model.orders {
+        let declared = Declared::Order(&order.name);
+        check_tiebreaker_present(cx, &order.keys, declared);
+        check_order(cx, &order.keys, declared);
     }
+    // Rules about a field, not about its place in an order: once per field.
+    let mut seen = Vec::new();
+    let every_key = model.keys.iter().chain(model.orders.iter().flat_map(|order| &order.keys));
+    for key in every_key {
+        if !seen.contains(&key.ident) {
+            seen.push(key.ident);
+            check_comparable(cx, key);
+            check_nullable_tiebreaker(cx, key);
+        }
+    }
+}
+
+/// Where a list of sort keys was declared: by the fields' `#[sort(..)]`, or as a named order. The
+/// rules are the same; the fix an error suggests differs.
+#[derive(Clone, Copy)]
+enum Declared<'a> {
+    Fields,
+    Order(&'a syn::Ident),
+}
+
+/// The rules every order obeys, wherever it was declared.
+fn check_order(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
+    check_tiebreakers_trailing(cx, keys, declared);
+    check_unique_tiebreaker(cx, keys);
+    check_columns_once(cx, keys, declared);
+    for key in keys {
+        check_nulls(cx, key, declared);
+    }
+}
+
+/// Clients choose an order by its name, and the generated enum has a variant per name.
+fn check_order_names(cx: &mut Ctxt, model: &Model) {
+    for (index, order) in model.orders.iter().enumerate() {
+        let earlier = &model.orders[..index];
+        if let Some(first) = earlier.iter().find(|first| first.name() == order.name()) {
+            cx.error_spanned_by(
+                &order.name,
+                format!(
+                    "the order `{name}` is declared twice: give each order its own name, or remove \
+                     one (the first reads `{first}`)",
+                    name = order.name(),
+                    first = key_list(&first.keys),
+                ),
+            );
+        } else if let Some(first) = earlier.iter().find(|first| first.variant == order.variant) {
+            cx.error_spanned_by(
+                &order.name,
+                format!(
+                    "the orders `{}` and `{}` would both be the variant `{}::{}`: rename one",
+                    first.name(),
+                    order.name(),
+                    model.order_enum,
+                    order.variant,
+                ),
+            );
+        }
+    }
+}
+
+/// `score desc, id desc`, as an order's keys are written.
+fn key_list(keys: &[SortKey]) -> String {
+    let words: Vec<String> = keys
+        .iter()
+        .map(|key| format!("{} {}", key.ident, key.direction().sql().to_lowercase()))
+        .collect();
+    words.join(", ")
 }
 
 /// The cursor struct and the SQL are generated for one table and concrete column types; a type
@@ -39,12 +106,13 @@ fn check_generics(cx: &mut Ctxt, model: &Model) {
 
 /// Keyset pagination needs something to seek on.
 fn check_has_keys(cx: &mut Ctxt, model: &Model) -> bool {
-    if model.keys.is_empty() {
+    if model.keys.is_empty() && model.orders.is_empty() {
         cx.error_spanned_by(
             model.ident,
             "`#[derive(Keyset)]` needs at least one `#[sort(..)]` field, ending with the primary \
              key as tiebreaker: e.g. `#[sort(desc)] created_at: NaiveDateTime` and \
-             `#[sort(desc)] #[tiebreaker] id: i64`",
+             `#[sort(desc)] #[tiebreaker] id: i64`; or name orders on the struct, \
+             `#[keyset(order(new: created_at desc, id desc))]`",
         );
         return false;
     }
@@ -53,66 +121,98 @@ fn check_has_keys(cx: &mut Ctxt, model: &Model) -> bool {
 
 /// Without a unique last key, rows that tie on every sort value straddle a page boundary and are
 /// skipped or repeated.
-fn check_tiebreaker_present(cx: &mut Ctxt, model: &Model) {
-    if model.tiebreakers().next().is_some() {
+fn check_tiebreaker_present(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
+    if keys.iter().any(|key| key.tiebreaker.is_some()) {
         return;
     }
-    let Some(last) = model.keys.last() else { return };
+    let Some(last) = keys.last() else { return };
     let dir =
         if last.sort.parsed { last.direction().sql().to_lowercase() } else { "desc".to_owned() };
-    cx.error_spanned_by(
-        &last.sort.tokens,
-        format!(
+    let message = match declared {
+        Declared::Fields => format!(
             "the sort order is not provably unique: no field is marked `#[tiebreaker]`, so rows \
              that tie on every sort key would be skipped or repeated across pages; end the sort \
              keys with the table's primary key marked `#[tiebreaker]`, e.g. \
              `#[sort({dir})] #[tiebreaker] id: i64`"
         ),
-    );
+        Declared::Order(name) => format!(
+            "the order `{name}` is not provably unique: it does not end with a `#[tiebreaker]` \
+             field, so rows that tie on every key would be skipped or repeated across pages; end \
+             it with the table's primary key, `order({name}: {keys}, id {dir})`, and mark that \
+             field `#[tiebreaker]`",
+            keys = key_list(keys),
+        ),
+    };
+    cx.error_spanned_by(&last.sort.tokens, message);
 }
 
 /// Keys after the tiebreaker would never be consulted (the tiebreaker already decides), so the
 /// tiebreaker set must be the trailing keys. Reported at each `#[tiebreaker]` that has a plain
 /// sort key after it, naming the last such key so the fix is one move.
-fn check_tiebreakers_trailing(cx: &mut Ctxt, model: &Model) {
-    for (index, key) in model.keys.iter().enumerate() {
+fn check_tiebreakers_trailing(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
+    for (index, key) in keys.iter().enumerate() {
         let Some(tiebreaker) = &key.tiebreaker else { continue };
-        let Some(after) = model.keys[index + 1..].iter().rfind(|later| later.tiebreaker.is_none())
-        else {
+        let Some(after) = keys[index + 1..].iter().rfind(|later| later.tiebreaker.is_none()) else {
             continue;
         };
-        cx.error_spanned_by(
-            &tiebreaker.tokens,
-            format!(
-                "`#[tiebreaker]` must be on the last sort key(s), but `{after}` is sorted after \
-                 `{key}`: keys sort in field order, so move the field `{key}` below `{after}`, \
-                 or drop `#[sort(..)]` from `{after}`",
-                after = after.ident,
-                key = key.ident,
+        let (after, key) = (after.ident, key.ident);
+        match declared {
+            Declared::Fields => cx.error_spanned_by(
+                &tiebreaker.tokens,
+                format!(
+                    "`#[tiebreaker]` must be on the last sort key(s), but `{after}` is sorted after \
+                     `{key}`: keys sort in field order, so move the field `{key}` below `{after}`, \
+                     or drop `#[sort(..)]` from `{after}`"
+                ),
             ),
-        );
+            Declared::Order(name) => cx.error_spanned_by(
+                &keys[index].sort.tokens,
+                format!(
+                    "the tiebreaker `{key}` must be the last key of the order `{name}`, but `{after}` \
+                     comes after it: keys after a unique key are never consulted; list `{key}` last"
+                ),
+            ),
+        }
+    }
+}
+
+/// A column sorted twice says nothing the first time did not, and names it twice in the index:
+/// two fields mapped to one column with `#[diesel(column_name = ..)]`, or a field listed twice.
+fn check_columns_once(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
+    for (index, key) in keys.iter().enumerate() {
+        let column = key.column.to_string();
+        let Some(first) = keys[..index].iter().find(|first| first.column == column) else {
+            continue;
+        };
+        let column = column.trim_start_matches("r#");
+        let message = if first.ident == key.ident {
+            match declared {
+                Declared::Fields => continue,
+                Declared::Order(name) => format!(
+                    "`{field}` is listed twice in the order `{name}`: a column sorts once; remove \
+                     this one",
+                    field = key.ident,
+                ),
+            }
+        } else {
+            format!(
+                "`{field}` sorts by the column `{column}`, which `{first}` already sorts by: a \
+                 column sorts once; remove one of the two keys, or point `{field}` at another column \
+                 with `#[diesel(column_name = ..)]`",
+                field = key.ident,
+                first = first.ident,
+            )
+        };
+        cx.error_spanned_by(&key.sort.tokens, message);
     }
 }
 
 /// A nullable column is not a unique key; `unique` vouches for one column, not for a set.
-fn check_unique_tiebreaker(cx: &mut Ctxt, model: &Model) {
-    let tiebreakers: Vec<&SortKey> = model.tiebreakers().collect();
-    for key in &tiebreakers {
-        if let Some(inner) = key.option_inner() {
-            cx.error_spanned_by(
-                key.ty,
-                format!(
-                    "the tiebreaker `{ident}` is an `Option`: a nullable column cannot be a unique \
-                     key (NULLs do not compare equal, so rows with NULL would be skipped); put \
-                     `#[tiebreaker]` on the primary key, which is never NULL, or make this column \
-                     `NOT NULL` and write `{ident}: {inner}`",
-                    ident = key.ident,
-                    inner = type_name(inner),
-                ),
-            );
-        }
+fn check_unique_tiebreaker(cx: &mut Ctxt, keys: &[SortKey]) {
+    let tiebreakers = keys.iter().filter(|key| key.tiebreaker.is_some()).count();
+    for key in keys {
         let Some(tiebreaker) = &key.tiebreaker else { continue };
-        if tiebreaker.unique && tiebreakers.len() > 1 {
+        if tiebreaker.unique && tiebreakers > 1 {
             cx.error_spanned_by(
                 &tiebreaker.tokens,
                 "`#[tiebreaker(unique)]` vouches for one unique column, but this sort order has \
@@ -122,6 +222,22 @@ fn check_unique_tiebreaker(cx: &mut Ctxt, model: &Model) {
             );
         }
     }
+}
+
+/// A nullable column is not a unique key: NULLs do not compare equal.
+fn check_nullable_tiebreaker(cx: &mut Ctxt, key: &SortKey) {
+    let (Some(_), Some(inner)) = (&key.tiebreaker, key.option_inner()) else { return };
+    cx.error_spanned_by(
+        key.ty,
+        format!(
+            "the tiebreaker `{ident}` is an `Option`: a nullable column cannot be a unique \
+             key (NULLs do not compare equal, so rows with NULL would be skipped); put \
+             `#[tiebreaker]` on the primary key, which is never NULL, or make this column \
+             `NOT NULL` and write `{ident}: {inner}`",
+            ident = key.ident,
+            inner = type_name(inner),
+        ),
+    );
 }
 
 /// The key's value is compared with its column in SQL, so the field must hold the column's value.
@@ -144,20 +260,27 @@ fn check_comparable(cx: &mut Ctxt, key: &SortKey) {
 /// where its NULLs go, and a non-nullable one has no NULLs to place. The runtime cannot page over
 /// NULLs yet, so a nullable key that says where they go is still refused rather than accepted
 /// with rows silently missing.
-fn check_nulls(cx: &mut Ctxt, key: &SortKey) {
+fn check_nulls(cx: &mut Ctxt, key: &SortKey, declared: Declared) {
     if !key.sort.parsed || (key.tiebreaker.is_some() && key.option_inner().is_some()) {
-        // The attribute's own error, or `check_unique_tiebreaker`'s, already covers this field.
+        // The attribute's own error, or `check_nullable_tiebreaker`'s, already covers this field.
         return;
     }
     let ident = key.ident;
     let dir = key.direction().sql().to_lowercase();
+    let (with_nulls, without) = match declared {
+        Declared::Fields => (
+            format!("`#[sort({dir}, nulls = last)]` or `#[sort({dir}, nulls = first)]`"),
+            format!("`#[sort({dir})]`"),
+        ),
+        Declared::Order(_) => (
+            format!("`{ident} {dir} nulls last` or `{ident} {dir} nulls first`"),
+            format!("`{ident} {dir}`"),
+        ),
+    };
     match (key.option_inner(), &key.sort.nulls) {
         (Some(_), None) => cx.error_spanned_by(
             &key.sort.tokens,
-            format!(
-                "`{ident}` is an `Option`, so its NULL placement must be explicit: write \
-                 `#[sort({dir}, nulls = last)]` or `#[sort({dir}, nulls = first)]`"
-            ),
+            format!("`{ident}` is an `Option`, so its NULL placement must be explicit: write {with_nulls}"),
         ),
         // A nullable key with its placement: the runtime pins that placement in the ORDER BY and
         // handles NULL cursor values (see `keyset_runtime::sql::Nullable`).
@@ -165,7 +288,8 @@ fn check_nulls(cx: &mut Ctxt, key: &SortKey) {
         (None, Some((_, span))) => cx.syn_error(syn::Error::new(
             *span,
             format!(
-                "`{ident}` is not an `Option`, so it has no NULLs to place: write `#[sort({dir})]`"
+                "`{ident}` is not an `Option`, so it has no NULLs to place: write {without}; if its \
+                 column is nullable, make the field an `Option<..>`"
             ),
         )),
         (None, None) => {}

@@ -14,8 +14,12 @@ use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
 use crate::machine::{PageMachine, Statement};
+use crate::order::SortOrder;
+use crate::order::{decode_in, no_order, Nil, OrderList, Orders};
+use crate::ordered::PaginatedBy;
 use crate::page::{Paginate, Paginated, SelectsModel};
 use crate::position::Position;
+use crate::request::RequestedPosition;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -23,8 +27,8 @@ use crate::{Error, Keyset, Page};
 
 /// The future of one page: boxed once per page, `Send`, so that a handler awaiting it can run on
 /// any executor thread (axum, `tokio::spawn`).
-pub(crate) type PageFuture<'conn, M> =
-    Pin<Box<dyn Future<Output = Result<Page<M>, Error>> + Send + 'conn>>;
+pub(crate) type PageFuture<'conn, Row> =
+    Pin<Box<dyn Future<Output = Result<Page<Row>, Error>> + Send + 'conn>>;
 
 impl<Q: Paginate> Paginated<Q> {
     /// [`load_page`](Self::load_page) on a diesel-async connection: the same statements, the
@@ -141,25 +145,8 @@ pub trait AsyncPageQuery<'query, Conn>: Paginate {
 
 impl<'query, Conn, Q, M> AsyncPageQuery<'query, Conn> for Q
 where
-    Conn: AsyncConnectionCore,
-    Conn::Backend: SeekDialect,
-    M: Keyset + Send + 'static,
-    M::Cursor: Send,
-    M::Keys: SeekKeys<Conn::Backend> + Send,
-    M::Columns: Send,
-    LevelOf<M, Forward>: Send,
-    LevelOf<M, Backward>: Send,
-    Q: Paginate<Model = M> + Repeat + Send,
-    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
-    Order<Q, OrderBy<M, Forward>>: LimitDsl,
-    Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl + 'query,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M> + 'query,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M> + 'query,
-    Q: SeekLoadAsync<'query, M, Forward, Conn, Seek<M, Forward>>,
-    Q: SeekLoadAsync<'query, M, Backward, Conn, Seek<M, Backward>>,
-    Q: SeekLoadAsync<'query, M, Forward, Conn, LevelOf<M, Forward>>,
-    Q: SeekLoadAsync<'query, M, Backward, Conn, LevelOf<M, Backward>>,
+    M: Keyset,
+    Q: Paginate<Model = M> + RunStatementAsync<'query, M, Conn>,
 {
     fn load_page_at_async<'conn>(
         self,
@@ -168,6 +155,63 @@ where
         codec: Codec,
         conn: &'conn mut Conn,
     ) -> PageFuture<'conn, M>
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        self.load_at_async(position, limit, codec, conn)
+    }
+}
+
+/// A query on which every statement of a page in order `M` can be built and awaited on the
+/// async `Conn`: the bounds of the seven statements, named once for a model's own order and
+/// each named one.
+#[doc(hidden)]
+pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Sized {
+    /// The page of `limit` rows at `position` in order `M`: runs each statement the page machine
+    /// plans, on a copy of the query while another may follow, and hands it the rows.
+    fn load_at_async<'conn>(
+        self,
+        position: Position<M::Cursor>,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, M::Row>
+    where
+        Self: 'conn,
+        'query: 'conn;
+}
+
+impl<'query, Conn, Q, M> RunStatementAsync<'query, M, Conn> for Q
+where
+    Conn: AsyncConnectionCore,
+    Conn::Backend: SeekDialect,
+    M: SortOrder,
+    M::Row: Send,
+    M::Cursor: Send,
+    M::Keys: SeekKeys<Conn::Backend> + Send,
+    M::Columns: Send,
+    LevelOf<M, Forward>: Send,
+    LevelOf<M, Backward>: Send,
+    Q: Repeat + Send,
+    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
+    Order<Q, OrderBy<M, Forward>>: LimitDsl,
+    Order<Q, OrderBy<M, Backward>>: LimitDsl,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M::Row> + OffsetDsl + 'query,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M::Row> + 'query,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M::Row> + 'query,
+    Q: SeekLoadAsync<'query, M, Forward, Conn, Seek<M, Forward>>,
+    Q: SeekLoadAsync<'query, M, Backward, Conn, Seek<M, Backward>>,
+    Q: SeekLoadAsync<'query, M, Forward, Conn, LevelOf<M, Forward>>,
+    Q: SeekLoadAsync<'query, M, Backward, Conn, LevelOf<M, Backward>>,
+{
+    fn load_at_async<'conn>(
+        self,
+        position: Position<M::Cursor>,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, M::Row>
     where
         Self: 'conn,
         'query: 'conn,
@@ -208,9 +252,144 @@ where
     }
 }
 
+impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
+    /// [`load_page`](Self::load_page) on a diesel-async connection: the same statements, the same
+    /// `Page` and the same tokens, as [`Paginated::load_page_async`] is to
+    /// [`Paginated::load_page`]. The future is `Send`.
+    pub fn load_page_async<'query: 'conn, 'conn, Conn>(
+        self,
+        conn: &'conn mut Conn,
+    ) -> impl Future<Output = Result<Page<O::Row>, Error>> + Send + 'conn
+    where
+        Q: AsyncPageQueryBy<'query, Conn, O> + 'conn,
+        O::Row: Send,
+    {
+        match crate::request::served_limit(self.limit, self.max_limit) {
+            Ok(limit) => {
+                self.query.load_page_in_async(self.index, self.position, limit, self.codec, conn)
+            }
+            Err(error) => Box::pin(std::future::ready(Err(error.into()))),
+        }
+    }
+}
+
+/// A query whose pages can be loaded on the diesel-async connection `Conn` in every order of
+/// `O`, declared and reversed: the async counterpart of [`PageQueryBy`](crate::PageQueryBy).
+/// Implemented for every such query.
+#[diagnostic::on_unimplemented(
+    message = "the query `{Self}` cannot be paged on `{Conn}` in the orders of `{O}`",
+    note = "`load_page_async` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed), is `Send`, and that diesel-async can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
+)]
+pub trait AsyncPageQueryBy<'query, Conn, O: Orders>: Sized {
+    /// Loads the page of `limit` rows at `position` in the order at `index` of `O::List`.
+    #[doc(hidden)]
+    fn load_page_in_async<'conn>(
+        self,
+        index: usize,
+        position: RequestedPosition,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, O::Row>
+    where
+        Self: 'conn,
+        'query: 'conn;
+}
+
+impl<'query, Conn, O, Q> AsyncPageQueryBy<'query, Conn, O> for Q
+where
+    O: Orders,
+    Q: AsyncPageQueries<'query, Conn, O::List>,
+{
+    fn load_page_in_async<'conn>(
+        self,
+        index: usize,
+        position: RequestedPosition,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, O::Row>
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        self.load_in_async(index, position, limit, codec, conn)
+    }
+}
+
+/// [`AsyncPageQueryBy`] for one list of orders, by walking it to the chosen one.
+#[doc(hidden)]
+pub trait AsyncPageQueries<'query, Conn, List: OrderList>: Sized {
+    /// Loads the page in the order at `index` of `List`.
+    fn load_in_async<'conn>(
+        self,
+        index: usize,
+        position: RequestedPosition,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, List::Row>
+    where
+        Self: 'conn,
+        'query: 'conn;
+}
+
+impl<'query, Conn, Q, Row: Send + 'static> AsyncPageQueries<'query, Conn, Nil<Row>> for Q {
+    fn load_in_async<'conn>(
+        self,
+        _: usize,
+        _: RequestedPosition,
+        _: u32,
+        _: Codec,
+        _: &'conn mut Conn,
+    ) -> PageFuture<'conn, Row>
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        Box::pin(std::future::ready(Err(no_order())))
+    }
+}
+
+impl<'query, Conn, Q, O, Rest> AsyncPageQueries<'query, Conn, (O, Rest)> for Q
+where
+    O: SortOrder,
+    O::Row: Send,
+    Rest: OrderList<Row = O::Row>,
+    Q: RunStatementAsync<'query, O, Conn> + AsyncPageQueries<'query, Conn, Rest>,
+{
+    fn load_in_async<'conn>(
+        self,
+        index: usize,
+        position: RequestedPosition,
+        limit: u32,
+        codec: Codec,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, O::Row>
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        if index > 0 {
+            return AsyncPageQueries::<'query, Conn, Rest>::load_in_async(
+                self,
+                index - 1,
+                position,
+                limit,
+                codec,
+                conn,
+            );
+        }
+        match decode_in::<O, (O, Rest)>(&codec, &position) {
+            Ok(position) => self.load_at_async(position, limit, codec, conn),
+            Err(error) => Box::pin(std::future::ready(Err(error))),
+        }
+    }
+}
+
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on the async `Conn`: the bounds
 /// of a statement past a cursor, named once for the whole seek and for one tie level, both ways.
-pub trait SeekLoadAsync<'query, M: Keyset, W, Conn, P>: Sized {
+pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Sized {
     /// Loads the rows.
     fn load_past<'conn>(
         self,
@@ -218,7 +397,7 @@ pub trait SeekLoadAsync<'query, M: Keyset, W, Conn, P>: Sized {
         order: OrderBy<M, W>,
         limit: i64,
         conn: &'conn mut Conn,
-    ) -> impl Future<Output = diesel::QueryResult<Vec<M>>> + Send + 'conn
+    ) -> impl Future<Output = diesel::QueryResult<Vec<M::Row>>> + Send + 'conn
     where
         Self: 'conn,
         'query: 'conn;
@@ -227,11 +406,12 @@ pub trait SeekLoadAsync<'query, M: Keyset, W, Conn, P>: Sized {
 impl<'query, Q, M, W, Conn, P> SeekLoadAsync<'query, M, W, Conn, P> for Q
 where
     Conn: AsyncConnectionCore,
-    M: Keyset + Send + 'static,
+    M: SortOrder,
+    M::Row: Send,
     Q: FilterDsl<P>,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M> + 'query,
+    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M::Row> + 'query,
 {
     fn load_past<'conn>(
         self,
@@ -239,7 +419,7 @@ where
         order: OrderBy<M, W>,
         limit: i64,
         conn: &'conn mut Conn,
-    ) -> impl Future<Output = diesel::QueryResult<Vec<M>>> + Send + 'conn
+    ) -> impl Future<Output = diesel::QueryResult<Vec<M::Row>>> + Send + 'conn
     where
         Self: 'conn,
         'query: 'conn,

@@ -8,8 +8,12 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
 use crate::machine::{PageMachine, Statement};
+use crate::order::SortOrder;
+use crate::order::{decode_in, no_order, Nil, OrderList, Orders};
+use crate::ordered::PaginatedBy;
 use crate::page::{Paginate, Paginated};
 use crate::position::Position;
+use crate::request::RequestedPosition;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -71,7 +75,7 @@ pub trait PageQuery<'query, Conn>: Paginate {
 
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`: the bounds of a
 /// statement past a cursor, named once for the whole seek and for one tie level, both ways.
-pub trait SeekLoad<'query, M: Keyset, W, Conn, P>: Sized {
+pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Sized {
     /// Loads the rows.
     fn load_past(
         self,
@@ -79,16 +83,16 @@ pub trait SeekLoad<'query, M: Keyset, W, Conn, P>: Sized {
         order: OrderBy<M, W>,
         limit: i64,
         conn: &mut Conn,
-    ) -> QueryResult<Vec<M>>;
+    ) -> QueryResult<Vec<M::Row>>;
 }
 
 impl<'query, Q, M, W, Conn, P> SeekLoad<'query, M, W, Conn, P> for Q
 where
-    M: Keyset,
+    M: SortOrder,
     Q: FilterDsl<P>,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M::Row>,
 {
     fn load_past(
         self,
@@ -96,7 +100,7 @@ where
         order: OrderBy<M, W>,
         limit: i64,
         conn: &mut Conn,
-    ) -> QueryResult<Vec<M>> {
+    ) -> QueryResult<Vec<M::Row>> {
         LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit)
             .load(conn)
     }
@@ -117,38 +121,163 @@ where
         codec: &Codec,
         conn: &mut Conn,
     ) -> Result<Page<M>, Error> {
-        let mut machine = PageMachine::new::<Conn::Backend>(position, limit, Q::REPEATS)?;
-        let mut query = Some(self);
-        while let Some(statement) = machine.next() {
-            let query = next_copy(&mut query, machine.may_continue())?;
-            machine.fetched(query.run(statement, conn)?);
+        load_at::<M, _, _>(self, position, limit, codec, conn)
+    }
+}
+
+/// The page of `limit` rows at `position` in order `O`: runs each statement the page machine
+/// plans, on a copy of the query while another may follow, and hands it the rows.
+fn load_at<'query, O, Q, Conn>(
+    query: Q,
+    position: Position<O::Cursor>,
+    limit: u32,
+    codec: &Codec,
+    conn: &mut Conn,
+) -> Result<Page<O::Row>, Error>
+where
+    Conn: Connection,
+    Conn::Backend: SeekDialect,
+    O: SortOrder,
+    O::Keys: SeekKeys<Conn::Backend>,
+    Q: Repeat + RunStatement<'query, O, Conn>,
+{
+    let mut machine = PageMachine::<O>::new::<Conn::Backend>(position, limit, Q::REPEATS)?;
+    let mut query = Some(query);
+    while let Some(statement) = machine.next() {
+        let query = next_copy(&mut query, machine.may_continue())?;
+        machine.fetched(query.run(statement, conn)?);
+    }
+    machine.finish(codec)
+}
+
+impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
+    /// Runs the query in the chosen order and returns the page, as
+    /// [`Paginated::load_page`] does (see [`Paginate::paginate_by`] for a walk).
+    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<O::Row>, Error>
+    where
+        Q: PageQueryBy<'query, Conn, O>,
+    {
+        let limit = crate::request::served_limit(self.limit, self.max_limit)?;
+        self.query.load_page_in(self.index, &self.position, limit, &self.codec, conn)
+    }
+}
+
+/// A query whose pages can be loaded on connection `Conn` in every order of `O`, declared and
+/// reversed: [`PageQuery`] for each. Implemented for every such query; you meet it in bounds,
+/// e.g. of a helper generic over the query, as `Q: PageQueryBy<'static, Conn, PostOrder>`.
+#[diagnostic::on_unimplemented(
+    message = "the query `{Self}` cannot be paged on `{Conn}` in the orders of `{O}`",
+    note = "`load_page` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed) and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
+)]
+pub trait PageQueryBy<'query, Conn, O: Orders>: Sized {
+    /// Loads the page of `limit` rows at `position` in the order at `index` of `O::List`.
+    #[doc(hidden)]
+    fn load_page_in(
+        self,
+        index: usize,
+        position: &RequestedPosition,
+        limit: u32,
+        codec: &Codec,
+        conn: &mut Conn,
+    ) -> Result<Page<O::Row>, Error>;
+}
+
+impl<'query, Conn, O: Orders, Q: PageQueries<'query, Conn, O::List>> PageQueryBy<'query, Conn, O>
+    for Q
+{
+    fn load_page_in(
+        self,
+        index: usize,
+        position: &RequestedPosition,
+        limit: u32,
+        codec: &Codec,
+        conn: &mut Conn,
+    ) -> Result<Page<O::Row>, Error> {
+        PageQueries::<'query, Conn, O::List>::load_in(self, index, position, limit, codec, conn)
+    }
+}
+
+/// [`PageQueryBy`] for one list of orders, by walking it to the chosen one.
+#[doc(hidden)]
+pub trait PageQueries<'query, Conn, List: OrderList>: Sized {
+    /// Loads the page in the order at `index` of `List`.
+    fn load_in(
+        self,
+        index: usize,
+        position: &RequestedPosition,
+        limit: u32,
+        codec: &Codec,
+        conn: &mut Conn,
+    ) -> Result<Page<List::Row>, Error>;
+}
+
+impl<'query, Conn, Q, Row: 'static> PageQueries<'query, Conn, Nil<Row>> for Q {
+    fn load_in(
+        self,
+        _: usize,
+        _: &RequestedPosition,
+        _: u32,
+        _: &Codec,
+        _: &mut Conn,
+    ) -> Result<Page<Row>, Error> {
+        Err(no_order())
+    }
+}
+
+impl<'query, Conn, Q, O, Rest> PageQueries<'query, Conn, (O, Rest)> for Q
+where
+    Conn: Connection,
+    Conn::Backend: SeekDialect,
+    O: SortOrder,
+    O::Keys: SeekKeys<Conn::Backend>,
+    Rest: OrderList<Row = O::Row>,
+    Q: Repeat + RunStatement<'query, O, Conn> + PageQueries<'query, Conn, Rest>,
+{
+    fn load_in(
+        self,
+        index: usize,
+        position: &RequestedPosition,
+        limit: u32,
+        codec: &Codec,
+        conn: &mut Conn,
+    ) -> Result<Page<O::Row>, Error> {
+        if index > 0 {
+            return PageQueries::<'query, Conn, Rest>::load_in(
+                self,
+                index - 1,
+                position,
+                limit,
+                codec,
+                conn,
+            );
         }
-        machine.finish(codec)
+        let position = decode_in::<O, (O, Rest)>(codec, position)?;
+        load_at::<O, _, _>(self, position, limit, codec, conn)
     }
 }
 
 /// A query on which every statement of a page can be built and loaded on `Conn`: the bounds
 /// of the seven statements, named once.
-pub trait RunStatement<'query, M: Keyset, Conn>: Sized {
+pub trait RunStatement<'query, M: SortOrder, Conn>: Sized {
     /// Builds `statement` on the query and loads its rows.
-    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M>>;
+    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M::Row>>;
 }
 
 impl<'query, Q, M, Conn> RunStatement<'query, M, Conn> for Q
 where
-    M: Keyset,
+    M: SortOrder,
     Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
     Order<Q, OrderBy<M, Forward>>: LimitDsl,
     Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M> + OffsetDsl,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M>,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M>,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M::Row> + OffsetDsl,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M::Row>,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M::Row>,
     Q: SeekLoad<'query, M, Forward, Conn, Seek<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoad<'query, M, Forward, Conn, LevelOf<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, LevelOf<M, Backward>>,
 {
-    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M>> {
+    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M::Row>> {
         let query = self;
         match statement {
             Statement::First { order, limit } => {

@@ -119,7 +119,7 @@
 //!     handle: String,
 //! }
 //!
-//! assert_eq!(Membership::SORT_ORDER, "Membership(memberships: joined_at DESC, team_id ASC, user_id ASC)");
+//! assert_eq!(Membership::SORT_ORDER, "memberships: joined_at DESC, team_id ASC, user_id ASC");
 //! ```
 //!
 //! It generates `<Model>Cursor` (one public field per sort key, `Debug`, `Clone`, `PartialEq`,
@@ -244,6 +244,8 @@ mod error;
 mod machine;
 pub mod migration;
 mod model;
+mod order;
+mod ordered;
 mod page;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod plan;
@@ -256,12 +258,14 @@ mod strategy;
 pub mod token;
 
 #[cfg(feature = "diesel-async")]
-pub use async_driver::AsyncPageQuery;
-pub use driver::PageQuery;
+pub use async_driver::{AsyncPageQuery, AsyncPageQueryBy};
+pub use driver::{PageQuery, PageQueryBy};
 pub use error::{CursorError, Error, RequestError};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
+pub use order::{Orders, ParseOrderError, SortDirection};
+pub use ordered::PaginatedBy;
 pub use page::{Page, Paginate, Paginated, SelectsModel};
 pub use request::PageRequest;
 pub use strategy::Repeat;
@@ -274,9 +278,14 @@ pub use token::TokenKeys;
 pub mod __private {
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;
+    pub use crate::order::{
+        deserialize_order, parse_order, Nil, Orders, ParseOrderError, SortDirection, SortOrder,
+    };
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
+    pub use crate::token::{fingerprint, MAX_TOKEN_LEN};
     pub use crate::token::{CursorError, CursorValue, Reader, Writer};
     pub use diesel;
+    pub use serde;
 
     /// The bytes `write` writes into a token: one key's, for [`Keyset::key_lengths`].
     pub fn encoded_len(write: impl FnOnce(&mut Writer)) -> usize {

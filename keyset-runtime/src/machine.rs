@@ -9,18 +9,19 @@
 //! each statement on their connection and hand the rows back, so both run the same statements,
 //! with the same binds, for the same request.
 
+use crate::order::SortOrder;
 use crate::position::Position;
 use crate::request::RequestError;
 use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{FetchShape, LevelOf, Strategy};
 use crate::token::{Anchor, Codec, Direction};
-use crate::{Error, Keyset, Page};
+use crate::{Error, Page};
 
 /// One statement of a page, as what it adds to the query: a driver builds
 /// `query.filter(..).order(..).limit(..)` from it and loads the rows. (Named in the drivers'
 /// bounds only.)
 #[doc(hidden)]
-pub enum Statement<M: Keyset> {
+pub enum Statement<M: SortOrder> {
     /// The first rows: `ORDER BY .. LIMIT limit`.
     First { order: OrderBy<M, Forward>, limit: i64 },
     /// Page `n`: `ORDER BY .. LIMIT limit OFFSET offset`.
@@ -54,16 +55,16 @@ enum Plan {
 
 /// One page in the making: which statements it runs, and the rows they returned so far, in the
 /// walk's order.
-pub(crate) struct PageMachine<M: Keyset> {
+pub(crate) struct PageMachine<M: SortOrder> {
     position: Position<M::Cursor>,
     /// The page size served.
     limit: u32,
     offset: i64,
     plan: Plan,
-    rows: Vec<M>,
+    rows: Vec<M::Row>,
 }
 
-impl<M: Keyset> PageMachine<M> {
+impl<M: SortOrder> PageMachine<M> {
     /// The page of `limit` rows (the size served, already clamped) at `position`, run on backend
     /// `DB`; `repeats` says whether the query can be run more than once (see
     /// [`Repeat`](crate::Repeat)). Fails when a page number's OFFSET does not fit a `BIGINT`.
@@ -82,8 +83,12 @@ impl<M: Keyset> PageMachine<M> {
             _ => 0,
         };
         let plan = match &position {
-            Position::After(cursor) => plan::<M, _, DB>(M::after(cursor), repeats),
-            Position::Before(cursor) => plan::<M, _, DB>(M::before(cursor), repeats),
+            Position::After(cursor) => {
+                plan::<M, _, DB>(Seek::<M, Forward>::new(cursor.clone()), repeats)
+            }
+            Position::Before(cursor) => {
+                plan::<M, _, DB>(Seek::<M, Backward>::new(cursor.clone()), repeats)
+            }
             _ => Plan::Whole,
         };
         Ok(PageMachine { position, limit, offset, plan, rows: Vec::new() })
@@ -100,28 +105,41 @@ impl<M: Keyset> PageMachine<M> {
             (Plan::Done, _) => return None,
             (Plan::Whole, position) => (Plan::Done, whole(position, missing, self.offset)),
             (Plan::Levels(level), Position::After(cursor)) => {
-                let level = <StrategyOf<M>>::level(M::after(cursor), level);
-                let statement =
-                    Statement::AfterLevel { level, order: M::order_by(), limit: missing };
+                let level = <StrategyOf<M>>::level(Seek::<M, Forward>::new(cursor.clone()), level);
+                let statement = Statement::AfterLevel {
+                    level,
+                    order: OrderBy::<M, Forward>::new(),
+                    limit: missing,
+                };
                 (self.plan.after_level(), statement)
             }
             (Plan::Levels(level), Position::Before(cursor)) => {
-                let level = <StrategyOf<M>>::level(M::before(cursor), level);
-                let statement =
-                    Statement::BeforeLevel { level, order: M::reverse_order_by(), limit: missing };
+                let level = <StrategyOf<M>>::level(Seek::<M, Backward>::new(cursor.clone()), level);
+                let statement = Statement::BeforeLevel {
+                    level,
+                    order: OrderBy::<M, Backward>::new(),
+                    limit: missing,
+                };
                 (self.plan.after_level(), statement)
             }
             (Plan::Regions { null, rest }, Position::After(cursor)) => {
                 let (region, nulls, next) = Plan::region(null, rest);
-                let seek = M::after(cursor).region(region);
+                let seek = Seek::<M, Forward>::new(cursor.clone()).region(region);
                 (
                     next,
-                    Statement::After { seek, order: M::order_by().one_side(nulls), limit: missing },
+                    Statement::After {
+                        seek,
+                        order: OrderBy::<M, Forward>::new().one_side(nulls),
+                        limit: missing,
+                    },
                 )
             }
             (Plan::Regions { null, rest }, Position::Before(cursor)) => {
                 let (region, nulls, next) = Plan::region(null, rest);
-                let (seek, order) = (M::before(cursor).region(region), M::reverse_order_by());
+                let (seek, order) = (
+                    Seek::<M, Backward>::new(cursor.clone()).region(region),
+                    OrderBy::<M, Backward>::new(),
+                );
                 (next, Statement::Before { seek, order: order.one_side(nulls), limit: missing })
             }
             // Levels and regions are planned only for a page from a cursor.
@@ -138,13 +156,13 @@ impl<M: Keyset> PageMachine<M> {
     }
 
     /// Takes the rows the last statement returned.
-    pub(crate) fn fetched(&mut self, rows: Vec<M>) {
+    pub(crate) fn fetched(&mut self, rows: Vec<M::Row>) {
         self.rows.extend(rows);
     }
 
     /// The page: at most `limit` rows in the model's order, with a token where a page lies
     /// beyond, written by `codec`.
-    pub(crate) fn finish(self, codec: &Codec) -> Result<Page<M>, Error> {
+    pub(crate) fn finish(self, codec: &Codec) -> Result<Page<M::Row>, Error> {
         let PageMachine { position, limit, mut rows, .. } = self;
         let limit = limit as usize;
         let more = rows.len() > limit;
@@ -163,9 +181,9 @@ impl<M: Keyset> PageMachine<M> {
         };
         // A page with no rows leads on from the end of the listing it lies at: every row behind
         // it is behind the cursor it was reached from, and none lies past it.
-        let issue = |row: Option<&M>, exists: bool, direction| match row {
+        let issue = |row: Option<&M::Row>, exists: bool, direction| match row {
             _ if !exists => Ok(None),
-            Some(row) => codec.issue::<M>(direction, Anchor::Row(&row.cursor())).map(Some),
+            Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(row))).map(Some),
             None => codec.issue::<M>(direction, Anchor::End).map(Some),
         };
         Ok(Page {
@@ -177,7 +195,7 @@ impl<M: Keyset> PageMachine<M> {
 }
 
 /// The strategy the model's key types allow.
-type StrategyOf<M> = <<M as Keyset>::Keys as FetchShape>::Strategy;
+type StrategyOf<M> = <<M as SortOrder>::Keys as FetchShape>::Strategy;
 
 impl Plan {
     /// The NULL region to fetch now (the cursor's, or with `rest` the other one), whether it is
@@ -201,7 +219,7 @@ impl Plan {
 /// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
 /// the keys have levels; two seeks where a nullable leading key's NULL boundary lies ahead and the
 /// backend prefers that; else the single predicate. Several statements need copies of the query.
-fn plan<M: Keyset, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
+fn plan<M: SortOrder, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
 where
     M::Keys: SeekKeys<DB>,
 {
@@ -219,16 +237,22 @@ where
 
 /// The one statement of a page that needs one: from the start or end, by page number, or past a
 /// cursor with the single predicate.
-fn whole<M: Keyset>(position: &Position<M::Cursor>, limit: i64, offset: i64) -> Statement<M> {
+fn whole<M: SortOrder>(position: &Position<M::Cursor>, limit: i64, offset: i64) -> Statement<M> {
     match position {
-        Position::First => Statement::First { order: M::order_by(), limit },
-        Position::Number(_) => Statement::Number { order: M::order_by(), limit, offset },
-        Position::Last => Statement::Last { order: M::reverse_order_by(), limit },
-        Position::After(cursor) => {
-            Statement::After { seek: M::after(cursor), order: M::order_by(), limit }
+        Position::First => Statement::First { order: OrderBy::<M, Forward>::new(), limit },
+        Position::Number(_) => {
+            Statement::Number { order: OrderBy::<M, Forward>::new(), limit, offset }
         }
-        Position::Before(cursor) => {
-            Statement::Before { seek: M::before(cursor), order: M::reverse_order_by(), limit }
-        }
+        Position::Last => Statement::Last { order: OrderBy::<M, Backward>::new(), limit },
+        Position::After(cursor) => Statement::After {
+            seek: Seek::<M, Forward>::new(cursor.clone()),
+            order: OrderBy::<M, Forward>::new(),
+            limit,
+        },
+        Position::Before(cursor) => Statement::Before {
+            seek: Seek::<M, Backward>::new(cursor.clone()),
+            order: OrderBy::<M, Backward>::new(),
+            limit,
+        },
     }
 }

@@ -33,7 +33,7 @@ use crate::token::{self, CursorValue};
 ///      -- binds: [1700000000, 1700000000, 1700000000, 42, 20]",
 /// );
 /// ```
-pub trait Keyset: Sized {
+pub trait Keyset: Sized + 'static {
     /// The generated `<Model>Cursor`: the sort-key values of one row, written into tokens as
     /// its fields' [`CursorValue`] forms in order.
     type Cursor: Clone + CursorValue;
@@ -41,11 +41,18 @@ pub trait Keyset: Sized {
     type Columns: KeyShape;
     /// The same list holding a cursor's values.
     type Keys: crate::strategy::FetchShape;
-    /// The model and its sort order in words, e.g. `Post(posts: created_at DESC, id DESC)`.
+    /// The listing and its sort order in words, e.g. `posts: created_at DESC, id DESC`: the
+    /// table (with the listing's name, `posts[admin]: ..`, when `#[keyset(listing = "admin")]`
+    /// gives one), and each key's column, direction and NULL placement. Not the struct's name:
+    /// renaming it keeps tokens valid.
     const SORT_ORDER: &'static str;
     /// A hash of [`SORT_ORDER`](Self::SORT_ORDER) carried in every token, so that a token issued
-    /// for another model or another sort order is rejected instead of paging wrongly.
+    /// for another listing or another sort order is rejected instead of paging wrongly.
     const FINGERPRINT: u32 = token::fingerprint(Self::SORT_ORDER);
+    /// The fingerprint of this order's tokens in token format version 2 (which hashed the
+    /// struct's name too), so that such a token is told its version rather than called junk.
+    #[doc(hidden)]
+    const LEGACY_FINGERPRINT: Option<u32> = None;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
     /// the sort keys in order with their directions, and a unique index for a
     /// `#[tiebreaker(unique)]` column.

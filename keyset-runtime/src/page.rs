@@ -15,9 +15,11 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{RunQueryDsl, Selectable};
 use serde::Serialize;
 
-use crate::position::Position;
-use crate::request::{PageRequest, RequestError, RequestedPosition};
-use crate::token::{Codec, Direction};
+use crate::order::{Orders, SortDirection};
+use crate::ordered::PaginatedBy;
+use crate::position::{decode, Position};
+use crate::request::PageRequest;
+use crate::token::Codec;
 use crate::{Error, Keyset};
 
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
@@ -86,15 +88,18 @@ impl<T> Page<T> {
     }
 }
 
-/// Adds keyset pagination to any Diesel query that selects a [`Keyset`] model with
-/// `Model::as_select()`: plain, filtered, joined or boxed.
+/// Adds keyset pagination to any Diesel query that selects a model with `Model::as_select()`:
+/// plain, filtered, joined or boxed. [`paginate`](Self::paginate) pages in the order the model's
+/// field attributes declare; [`paginate_by`](Self::paginate_by) in one of its named orders, chosen
+/// at run time.
 pub trait Paginate: Sized {
     /// The model the query selects.
     type Model: Keyset;
 
-    /// Prepares the page `request` asks for. Fails, before any query, when the request's token is
-    /// malformed, foreign to this model's sort order, or used in the wrong direction, or when
-    /// its limit (or [page number](PageRequest::page_number)) is zero.
+    /// Prepares the page `request` asks for, in the model's order (for a model with only named
+    /// orders, the first of them, as declared). Fails, before any query, when
+    /// the request's token is malformed, foreign to this model's sort order, or used in the wrong
+    /// direction, or when its limit (or [page number](PageRequest::page_number)) is zero.
     ///
     /// ```
     /// # use diesel::prelude::*;
@@ -122,6 +127,65 @@ pub trait Paginate: Sized {
         request: &PageRequest,
         keys: &crate::token::TokenKeys,
     ) -> Result<Paginated<Self>, Error>;
+
+    /// Prepares the page `request` asks for, in the named order `order` of the model
+    /// (`#[keyset(order(..))]`, see [`Orders`]) in direction `dir`: the direction of the order's
+    /// first key, the other one reversing every key; `None` for the order as declared. Whatever
+    /// the order, the page is a `Page<Model>`: one handler serves every order. A token is bound
+    /// to its order and direction: one sent with another is refused before any query
+    /// ([`CursorError::OtherOrder`](crate::CursorError::OtherOrder), 400), as is a malformed one.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
+    /// # diesel::table! { posts (id) { id -> BigInt, score -> Integer } }
+    ///
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[keyset(order(new: id desc), order(top: score desc, id desc))]
+    /// struct Post {
+    ///     #[tiebreaker]
+    ///     id: i64,
+    ///     score: i32,
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut conn = SqliteConnection::establish(":memory:")?;
+    /// diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, score INTEGER NOT NULL)").execute(&mut conn)?;
+    /// diesel::sql_query("INSERT INTO posts VALUES (1, 5), (2, 9), (3, 7)").execute(&mut conn)?;
+    ///
+    /// // `?sort=top&dir=asc`, as a handler reads it.
+    /// let (sort, dir): (PostOrder, Option<SortDirection>) = ("top".parse()?, Some("asc".parse()?));
+    /// let query = || posts::table.select(Post::as_select());
+    /// let page = query().paginate_by(sort, dir, &PageRequest::first(2))?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1, 3]);
+    ///
+    /// // Its token pages on in `top asc`, and only there.
+    /// let after = PageRequest::after(page.next_cursor.unwrap(), 2);
+    /// let next = query().paginate_by(PostOrder::Top, Some(SortDirection::Asc), &after)?.load_page(&mut conn)?;
+    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2]);
+    /// let refused = query().paginate_by(PostOrder::New, None, &after).err().unwrap();
+    /// assert!(refused.is_client_error());
+    /// assert!(refused.to_string().contains("`top asc`, not `new desc`"), "{refused}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn paginate_by<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+    ) -> Result<PaginatedBy<Self, O>, Error>;
+
+    /// Like [`paginate_by`](Self::paginate_by), with signed tokens (see
+    /// [`paginate_signed`](Self::paginate_signed)).
+    #[cfg(feature = "signed")]
+    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+        keys: &crate::token::TokenKeys,
+    ) -> Result<PaginatedBy<Self, O>, Error>;
 }
 
 /// The model a query selects, read from its SQL type: `SelectBy<Post, DB>` selects `Post`.
@@ -160,6 +224,26 @@ where
     ) -> Result<Paginated<Self>, Error> {
         paginate_with(self, request, Codec::signed(keys))
     }
+
+    fn paginate_by<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+    ) -> Result<PaginatedBy<Self, O>, Error> {
+        PaginatedBy::new(self, order, dir, request, Codec::default())
+    }
+
+    #[cfg(feature = "signed")]
+    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+        keys: &crate::token::TokenKeys,
+    ) -> Result<PaginatedBy<Self, O>, Error> {
+        PaginatedBy::new(self, order, dir, request, Codec::signed(keys))
+    }
 }
 
 fn paginate_with<Q: Paginate>(
@@ -167,20 +251,7 @@ fn paginate_with<Q: Paginate>(
     request: &PageRequest,
     codec: Codec,
 ) -> Result<Paginated<Q>, Error> {
-    let position = match request.position() {
-        RequestedPosition::First => Position::First,
-        RequestedPosition::Last => Position::Last,
-        RequestedPosition::After(token) => Position::from_anchor(
-            Direction::After,
-            codec.read::<Q::Model>(Direction::After, token)?,
-        ),
-        RequestedPosition::Before(token) => Position::from_anchor(
-            Direction::Before,
-            codec.read::<Q::Model>(Direction::Before, token)?,
-        ),
-        RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
-        RequestedPosition::Number(number) => Position::Number(*number),
-    };
+    let position = decode::<Q::Model>(&codec, request.position())?;
     request.served_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
     Ok(Paginated {
         query,

@@ -1,7 +1,10 @@
 //! [`Position`]: where a page starts, its cursor decoded. The one position type: REST requests and
 //! Relay arguments both come down to it, and the page machine reads nothing else.
 
-use crate::token::{Anchor, Direction};
+use crate::order::SortOrder;
+use crate::request::{RequestError, RequestedPosition};
+use crate::token::{Anchor, Codec, Direction};
+use crate::Error;
 
 /// Where a page starts, with its cursor decoded. (Named in the drivers' bounds only; not
 /// exported.)
@@ -37,4 +40,24 @@ impl<C> Position<C> {
             (Direction::Before, Anchor::End) => Position::Last,
         }
     }
+}
+
+/// The position a request asks for in order `O`, its token read with `codec`: fails, before any
+/// query, when the token is not one of `O`'s listing or the page number is 0.
+pub(crate) fn decode<O: SortOrder>(
+    codec: &Codec,
+    requested: &RequestedPosition,
+) -> Result<Position<O::Cursor>, Error> {
+    Ok(match requested {
+        RequestedPosition::First => Position::First,
+        RequestedPosition::Last => Position::Last,
+        RequestedPosition::After(token) => {
+            Position::from_anchor(Direction::After, codec.read::<O>(Direction::After, token)?)
+        }
+        RequestedPosition::Before(token) => {
+            Position::from_anchor(Direction::Before, codec.read::<O>(Direction::Before, token)?)
+        }
+        RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
+        RequestedPosition::Number(number) => Position::Number(*number),
+    })
 }

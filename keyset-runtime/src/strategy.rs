@@ -4,10 +4,10 @@
 //! leading key's NULL boundary ([`OneSeek`]). What the page then runs is the page machine's
 //! decision (`machine.rs`); this module only names the types the statements have.
 
+use crate::order::SortOrder;
 use crate::sql::{
     End, Key, KeyShape, Nullable, NullsPlacement, Seek, SeekLevel, SortDirection, Walk,
 };
-use crate::Keyset;
 
 /// A list of sort keys, and the statements a page of it may run. Implemented for every list
 /// `#[derive(Keyset)]` writes.
@@ -23,9 +23,9 @@ pub trait Strategy: 'static {
     /// The predicate of one tie level: [`SeekLevel`] where levels exist. A strategy without
     /// levels never plans one, and names the whole [`Seek`] here, so that a driver's bounds hold
     /// for every model.
-    type Level<M: Keyset, W: Walk>;
+    type Level<M: SortOrder, W: Walk>;
     /// Level `level` of `seek`. Called only when [`LEVELS`](Self::LEVELS) is true.
-    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, level: usize) -> Self::Level<M, W>;
+    fn level<M: SortOrder, W: Walk>(seek: Seek<M, W>, level: usize) -> Self::Level<M, W>;
 }
 
 /// Only non-nullable keys: a page after a cursor may be one exact index seek per tie level
@@ -50,16 +50,16 @@ pub struct OneSeek;
 
 impl Strategy for TieLevels {
     const LEVELS: bool = true;
-    type Level<M: Keyset, W: Walk> = SeekLevel<M, W>;
-    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, level: usize) -> SeekLevel<M, W> {
+    type Level<M: SortOrder, W: Walk> = SeekLevel<M, W>;
+    fn level<M: SortOrder, W: Walk>(seek: Seek<M, W>, level: usize) -> SeekLevel<M, W> {
         seek.level(level)
     }
 }
 
 impl Strategy for OneSeek {
     const LEVELS: bool = false;
-    type Level<M: Keyset, W: Walk> = Seek<M, W>;
-    fn level<M: Keyset, W: Walk>(seek: Seek<M, W>, _: usize) -> Seek<M, W> {
+    type Level<M: SortOrder, W: Walk> = Seek<M, W>;
+    fn level<M: SortOrder, W: Walk>(seek: Seek<M, W>, _: usize) -> Seek<M, W> {
         seek
     }
 }
@@ -84,7 +84,8 @@ where
 }
 
 /// The predicate of one tie level of model `M`'s seek walking `W`.
-pub type LevelOf<M, W> = <<<M as Keyset>::Keys as FetchShape>::Strategy as Strategy>::Level<M, W>;
+pub type LevelOf<M, W> =
+    <<<M as SortOrder>::Keys as FetchShape>::Strategy as Strategy>::Level<M, W>;
 
 /// A query that a page may run more than once: a page after a cursor may run one statement per
 /// tie level, or two at a NULL boundary, each on its own copy of the query. Implemented for

@@ -149,3 +149,20 @@ fn nullable_keys() {
         }
     }
 }
+
+#[test]
+fn named_orders() {
+    assert_expansion! {
+        #[derive(Queryable, Selectable, Keyset)]
+        #[diesel(table_name = posts)]
+        #[keyset(order(new: created_at desc, id desc), order(top: score desc, id desc))]
+        #[keyset(order(due: published_at asc nulls last, id asc))]
+        pub struct Post {
+            #[tiebreaker]
+            pub id: i64,
+            pub created_at: NaiveDateTime,
+            pub score: i32,
+            pub published_at: Option<NaiveDateTime>,
+        }
+    }
+}

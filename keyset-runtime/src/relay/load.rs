@@ -70,7 +70,8 @@ where
 impl ConnectionArgs {
     /// The page these arguments ask for. `first: 0` / `last: 0` still fetch one row, to tell
     /// whether any lie that way.
-    fn paginated<Q: crate::Paginate>(&self, query: Q) -> Result<Paginated<Q>, Error> {
+    fn paginated<Q: crate::Paginate>(&self, query: Q) -> Result<Paginated<Q>, Error>
+where {
         let position = self.position::<Q::Model>()?;
         Ok(Paginated::from_position(query, position, self.limit().max(1), self.codec.clone())
             .max_limit(self.max_limit))

@@ -29,9 +29,11 @@ pub struct PageRequest {
     limit: Option<u32>,
 }
 
-/// The rows a request starts from, tokens still encoded.
+/// The rows a request starts from, tokens still encoded. (Named in the drivers' hidden methods
+/// only; not exported.)
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum RequestedPosition {
+pub enum RequestedPosition {
     First,
     After(String),
     Before(String),

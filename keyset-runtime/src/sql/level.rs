@@ -22,7 +22,7 @@ use diesel::{Expression, QueryResult};
 
 use super::keys::{strict_op, End, Key, KeyShape, KeysAppearOn, SeekKeys, SortDirection};
 use super::{SeekDialect, Walk};
-use crate::Keyset;
+use crate::order::SortOrder;
 
 /// Renders one tie level of a list of non-nullable keys against the cursor's values.
 pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
@@ -68,13 +68,13 @@ where
 
 /// One tie level of a [`Seek`](super::Seek), as a predicate: built by
 /// [`Seek::level`](super::Seek::level).
-pub struct SeekLevel<M: Keyset, W> {
+pub struct SeekLevel<M: SortOrder, W> {
     keys: M::Keys,
     level: usize,
     walk: PhantomData<W>,
 }
 
-impl<M: Keyset, W> SeekLevel<M, W> {
+impl<M: SortOrder, W> SeekLevel<M, W> {
     pub(super) fn new(keys: M::Keys, level: usize) -> Self {
         assert!(
             (1..=<M::Keys as KeyShape>::LEN).contains(&level),
@@ -88,7 +88,7 @@ impl<M: Keyset, W> SeekLevel<M, W> {
 impl<DB, M, W> QueryFragment<DB> for SeekLevel<M, W>
 where
     DB: Backend + SeekDialect,
-    M: Keyset,
+    M: SortOrder,
     M::Keys: LevelKeys<DB>,
     W: Walk,
 {
@@ -102,22 +102,22 @@ where
 }
 
 // The SQL depends on the level, a runtime value: Diesel caches the statement by its SQL text.
-impl<M: Keyset + 'static, W: Walk> QueryId for SeekLevel<M, W> {
+impl<M: SortOrder + 'static, W: Walk> QueryId for SeekLevel<M, W> {
     type QueryId = ();
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
-impl<M: Keyset, W> Expression for SeekLevel<M, W> {
+impl<M: SortOrder, W> Expression for SeekLevel<M, W> {
     type SqlType = Bool;
 }
 
-impl<QS, M: Keyset, W> AppearsOnTable<QS> for SeekLevel<M, W> where M::Keys: KeysAppearOn<QS> {}
+impl<QS, M: SortOrder, W> AppearsOnTable<QS> for SeekLevel<M, W> where M::Keys: KeysAppearOn<QS> {}
 
-impl<M: Keyset, W> ValidGrouping<()> for SeekLevel<M, W> {
+impl<M: SortOrder, W> ValidGrouping<()> for SeekLevel<M, W> {
     type IsAggregate = is_aggregate::No;
 }
 
-impl<M: Keyset, W> Clone for SeekLevel<M, W>
+impl<M: SortOrder, W> Clone for SeekLevel<M, W>
 where
     M::Keys: Clone,
 {
@@ -126,7 +126,7 @@ where
     }
 }
 
-impl<M: Keyset, W> std::fmt::Debug for SeekLevel<M, W> {
+impl<M: SortOrder, W> std::fmt::Debug for SeekLevel<M, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SeekLevel")
             .field("sort_order", &M::SORT_ORDER)

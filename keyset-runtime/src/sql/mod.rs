@@ -45,7 +45,7 @@ pub use keys::{
 pub use level::{LevelKeys, SeekLevel};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
-use crate::Keyset;
+use crate::order::SortOrder;
 
 /// Pages in the model's order: rows after the cursor, ORDER BY as declared.
 #[derive(Debug, Clone, Copy, Default)]
@@ -72,13 +72,13 @@ impl Walk for Backward {
 /// The ORDER BY of model `M`: `Forward` as declared, `Backward` its exact reverse.
 ///
 /// Built by [`Keyset::order_by`] and [`Keyset::reverse_order_by`].
-pub struct OrderBy<M: Keyset, W> {
+pub struct OrderBy<M: SortOrder, W> {
     columns: M::Columns,
     leading: LeadingNulls,
     walk: PhantomData<W>,
 }
 
-impl<M: Keyset, W> OrderBy<M, W> {
+impl<M: SortOrder, W> OrderBy<M, W> {
     pub(crate) fn new() -> Self {
         OrderBy { columns: M::columns(), leading: LeadingNulls::Pin, walk: PhantomData }
     }
@@ -97,13 +97,13 @@ impl<M: Keyset, W> OrderBy<M, W> {
 /// in the model's order, as one SQL predicate.
 ///
 /// Built by [`Keyset::after`] and [`Keyset::before`].
-pub struct Seek<M: Keyset, W> {
+pub struct Seek<M: SortOrder, W> {
     keys: M::Keys,
     region: Region,
     walk: PhantomData<W>,
 }
 
-impl<M: Keyset, W: Walk> Seek<M, W> {
+impl<M: SortOrder, W: Walk> Seek<M, W> {
     pub(crate) fn new(cursor: M::Cursor) -> Self {
         Seek { keys: M::keys(cursor), region: Region::Whole, walk: PhantomData }
     }
@@ -180,7 +180,7 @@ impl<M: Keyset, W: Walk> Seek<M, W> {
 impl<DB, M, W> QueryFragment<DB> for OrderBy<M, W>
 where
     DB: Backend + SeekDialect,
-    M: Keyset,
+    M: SortOrder,
     M::Columns: SortColumns<DB>,
     W: Walk,
 {
@@ -192,7 +192,7 @@ where
 impl<DB, M, W> QueryFragment<DB> for Seek<M, W>
 where
     DB: Backend + SeekDialect,
-    M: Keyset,
+    M: SortOrder,
     M::Keys: SeekKeys<DB>,
     W: Walk,
 {
@@ -229,38 +229,38 @@ where
 // types and the backend alone (values are bound parameters): Diesel may cache their prepared
 // statements by type. With a nullable key the predicate's shape depends on which cursor values
 // are NULL (and the ORDER BY on the region fetched), so Diesel caches them by SQL text instead.
-impl<M: Keyset + 'static, W: Walk> QueryId for OrderBy<M, W> {
+impl<M: SortOrder + 'static, W: Walk> QueryId for OrderBy<M, W> {
     type QueryId = OrderBy<M, W>;
     const HAS_STATIC_QUERY_ID: bool = !<M::Columns as KeyShape>::NULLABLE;
 }
 
-impl<M: Keyset + 'static, W: Walk> QueryId for Seek<M, W> {
+impl<M: SortOrder + 'static, W: Walk> QueryId for Seek<M, W> {
     type QueryId = PhantomData<(M, W)>;
     const HAS_STATIC_QUERY_ID: bool = !<M::Keys as KeyShape>::NULLABLE;
 }
 
-impl<M: Keyset, W> Expression for OrderBy<M, W> {
+impl<M: SortOrder, W> Expression for OrderBy<M, W> {
     type SqlType = NotSelectable;
 }
 
-impl<M: Keyset, W> Expression for Seek<M, W> {
+impl<M: SortOrder, W> Expression for Seek<M, W> {
     type SqlType = Bool;
 }
 
-impl<QS, M: Keyset, W> AppearsOnTable<QS> for OrderBy<M, W> where M::Columns: KeysAppearOn<QS> {}
+impl<QS, M: SortOrder, W> AppearsOnTable<QS> for OrderBy<M, W> where M::Columns: KeysAppearOn<QS> {}
 
-impl<QS, M: Keyset, W> AppearsOnTable<QS> for Seek<M, W> where M::Keys: KeysAppearOn<QS> {}
+impl<QS, M: SortOrder, W> AppearsOnTable<QS> for Seek<M, W> where M::Keys: KeysAppearOn<QS> {}
 
 // Plain column comparisons: valid in any query that is not grouped.
-impl<M: Keyset, W> ValidGrouping<()> for OrderBy<M, W> {
+impl<M: SortOrder, W> ValidGrouping<()> for OrderBy<M, W> {
     type IsAggregate = is_aggregate::No;
 }
 
-impl<M: Keyset, W> ValidGrouping<()> for Seek<M, W> {
+impl<M: SortOrder, W> ValidGrouping<()> for Seek<M, W> {
     type IsAggregate = is_aggregate::No;
 }
 
-impl<M: Keyset, W> Clone for OrderBy<M, W>
+impl<M: SortOrder, W> Clone for OrderBy<M, W>
 where
     M::Columns: Clone,
 {
@@ -269,7 +269,7 @@ where
     }
 }
 
-impl<M: Keyset, W> Clone for Seek<M, W>
+impl<M: SortOrder, W> Clone for Seek<M, W>
 where
     M::Keys: Clone,
 {
@@ -278,13 +278,13 @@ where
     }
 }
 
-impl<M: Keyset, W> std::fmt::Debug for OrderBy<M, W> {
+impl<M: SortOrder, W> std::fmt::Debug for OrderBy<M, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OrderBy").field("sort_order", &M::SORT_ORDER).finish()
     }
 }
 
-impl<M: Keyset, W> std::fmt::Debug for Seek<M, W> {
+impl<M: SortOrder, W> std::fmt::Debug for Seek<M, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Seek").field("sort_order", &M::SORT_ORDER).finish_non_exhaustive()
     }

@@ -2,8 +2,12 @@
 
 #[cfg(feature = "signed")]
 use super::TokenKeys;
-use super::{decode_anchor, encode_anchor, Anchor, CursorError, Direction, TooLong};
-use crate::{Error, Keyset};
+use super::{
+    decode_anchor, encode_anchor, header_of, Anchor, CursorError, Direction, TooLong,
+    LEGACY_VERSION, SIGNED, VERSION,
+};
+use crate::order::SortOrder;
+use crate::Error;
 
 /// How a listing writes and reads its tokens: unsigned (the default), or signed with the
 /// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
@@ -27,7 +31,7 @@ impl Codec {
     /// The token of `anchor` for model `M`'s listing. A row whose keys need a token longer than
     /// the listing accepts is the server's error, [`Error::KeysTooLong`], naming the longest key:
     /// a token the listing would refuse is never issued.
-    pub(crate) fn issue<M: Keyset>(
+    pub(crate) fn issue<M: SortOrder>(
         &self,
         direction: Direction,
         anchor: Anchor<&M::Cursor>,
@@ -42,21 +46,39 @@ impl Codec {
     }
 
     /// Reads a token sent to model `M`'s listing as `direction` (`after` or `before`).
-    pub(crate) fn read<M: Keyset>(
+    pub(crate) fn read<M: SortOrder>(
         &self,
         direction: Direction,
         token: &str,
     ) -> Result<Anchor<M::Cursor>, CursorError> {
         #[cfg(feature = "signed")]
         if let Some(keys) = &self.keys {
-            return keys.decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token);
+            let read = keys.decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token);
+            return read.map_err(|error| older::<M>(token, error));
         }
         decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token)
+            .map_err(|error| older::<M>(token, error))
+    }
+}
+
+/// `error` for a token of `M`'s listing, unless the string is a token of the previous format
+/// version, for the same order: then it is told so, not called junk.
+fn older<M: SortOrder>(token: &str, error: CursorError) -> CursorError {
+    if error != CursorError::Malformed {
+        return error;
+    }
+    match (header_of(token), M::LEGACY_FINGERPRINT) {
+        (Some((version, fingerprint)), Some(legacy))
+            if version & !SIGNED == LEGACY_VERSION && fingerprint == legacy =>
+        {
+            CursorError::UnsupportedVersion { found: LEGACY_VERSION, supported: VERSION }
+        }
+        _ => error,
     }
 }
 
 /// The server's error for a row too long to issue a token for, naming its longest key.
-fn too_long<M: Keyset>(TooLong { len, max }: TooLong, anchor: Anchor<&M::Cursor>) -> Error {
+fn too_long<M: SortOrder>(TooLong { len, max }: TooLong, anchor: Anchor<&M::Cursor>) -> Error {
     let lengths = match anchor {
         Anchor::Row(cursor) => M::key_lengths(cursor),
         Anchor::End => Vec::new(),

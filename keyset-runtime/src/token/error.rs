@@ -41,6 +41,18 @@ pub enum CursorError {
     /// The token was issued for another model or another sort order.
     #[error("the cursor was issued for another listing or sort order")]
     ForeignSortOrder,
+    /// The token was issued for another of the model's named sort orders, or for the same one in
+    /// the other direction: `top desc` sent with `new desc`, or with `top asc`.
+    #[error(
+        "the cursor was issued for the sort order `{issued}`, not `{requested}`: send it with \
+         `{issued}`, or start again from the first page of `{requested}`"
+    )]
+    OtherOrder {
+        /// The order and direction the token was issued for, e.g. `top desc`.
+        issued: &'static str,
+        /// The order and direction it was sent with.
+        requested: &'static str,
+    },
     /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
     #[error("the cursor points {found} its row but was sent as `{expected}`")]
     WrongDirection {

@@ -49,8 +49,12 @@ pub use signed::{KeyTooShort, TokenKeys, SIGNATURE_LEN};
 pub use value::{CursorValue, Reader, Writer};
 
 /// The token format this version writes and reads. Version 1 held the values in postcard (serde);
-/// its tokens are refused with [`CursorError::UnsupportedVersion`].
-pub const VERSION: u8 = 2;
+/// version 2 hashed the model's struct name into the fingerprint, so renaming the struct
+/// invalidated its tokens. Their tokens are refused with [`CursorError::UnsupportedVersion`].
+pub const VERSION: u8 = 3;
+
+/// The version before [`VERSION`], whose tokens are recognised by their old fingerprint.
+pub(crate) const LEGACY_VERSION: u8 = 2;
 
 /// The flag in the version byte of a signed token (`VERSION | SIGNED`): a server that requires
 /// signatures refuses a token without it, and one that does not refuses a token with it.
@@ -127,6 +131,28 @@ pub const fn fingerprint(sort_order: &str) -> u32 {
         i += 1;
     }
     (hash ^ (hash >> 32)) as u32
+}
+
+/// The version byte and fingerprint a string's header claims, if it is long enough to have one:
+/// what names the order a token of a sibling order was issued for, and tells a token of an older
+/// format version from junk.
+pub(crate) fn header_of(token: &str) -> Option<(u8, u32)> {
+    let mut header = [0; HEADER_LEN];
+    match URL_SAFE_NO_PAD.decode_slice(token.get(..8)?, &mut header) {
+        Ok(HEADER_LEN) => {
+            let [version, f0, f1, f2, f3, _] = header;
+            Some((version, u32::from_le_bytes([f0, f1, f2, f3])))
+        }
+        _ => None,
+    }
+}
+
+/// The fingerprint of a token of this format version, signed or not.
+pub(crate) fn fingerprint_of(token: &str) -> Option<u32> {
+    match header_of(token)? {
+        (version, fingerprint) if version & !SIGNED == VERSION => Some(fingerprint),
+        _ => None,
+    }
 }
 
 /// Writes the token for `cursor`, of at most [`MAX_TOKEN_LEN`] characters.

@@ -9,7 +9,11 @@ use quote::ToTokens;
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
-mod kw {
+mod keyset;
+
+pub use keyset::{parse_keyset_struct, KeysetStruct, OrderAttr};
+
+pub(crate) mod kw {
     syn::custom_keyword!(asc);
     syn::custom_keyword!(desc);
     syn::custom_keyword!(nulls);
@@ -17,6 +21,8 @@ mod kw {
     syn::custom_keyword!(last);
     syn::custom_keyword!(unique);
     syn::custom_keyword!(max_token_len);
+    syn::custom_keyword!(listing);
+    syn::custom_keyword!(order);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \
@@ -233,86 +239,6 @@ impl TiebreakerAttr {
             )),
         }
     }
-}
-
-/// The struct's `#[keyset(..)]` options.
-#[derive(Default)]
-pub struct KeysetStruct {
-    /// `max_token_len = 4096`: the longest token the listing issues and accepts.
-    pub max_token_len: Option<usize>,
-}
-
-/// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
-/// a URL, which servers and proxies cap at a few kilobytes (8 KiB is a common default).
-pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
-
-const KEYSET_SYNTAX: &str = "write `#[keyset(max_token_len = 4096)]`";
-
-/// Reads one `#[keyset(..)]` attribute of the struct into `out`.
-pub fn parse_keyset_struct(attr: &Attribute, out: &mut KeysetStruct) -> syn::Result<()> {
-    let list = match &attr.meta {
-        syn::Meta::List(list) if !list.tokens.is_empty() => list,
-        _ => {
-            return Err(syn::Error::new_spanned(
-                attr,
-                format!("`#[keyset]` needs an option: {KEYSET_SYNTAX}"),
-            ))
-        }
-    };
-    list.parse_args_with(|input: ParseStream| {
-        while !input.is_empty() {
-            let lookahead = input.lookahead1();
-            if !lookahead.peek(kw::max_token_len) {
-                return Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
-                    Ok(word) => syn::Error::new(
-                        word.span(),
-                        format!(
-                            "unknown `#[keyset]` option `{word}`: expected `max_token_len`; \
-                             {KEYSET_SYNTAX}"
-                        ),
-                    ),
-                    Err(_) => lookahead.error(),
-                });
-            }
-            let key = input.parse::<kw::max_token_len>()?;
-            if out.max_token_len.is_some() {
-                return Err(syn::Error::new(
-                    key.span,
-                    "`max_token_len` is given twice: write it once, `#[keyset(max_token_len = 4096)]`",
-                ));
-            }
-            if !input.peek(Token![=]) {
-                return Err(syn::Error::new(
-                    key.span,
-                    format!("`max_token_len` needs a length in characters: {KEYSET_SYNTAX}"),
-                ));
-            }
-            input.parse::<Token![=]>()?;
-            let value: syn::LitInt = input.parse().map_err(|err| {
-                syn::Error::new(
-                    err.span(),
-                    format!("`max_token_len` is a whole number of characters: {KEYSET_SYNTAX}"),
-                )
-            })?;
-            let len = value.base10_parse::<usize>().ok().filter(|len| MAX_TOKEN_LEN_RANGE.contains(len));
-            let Some(len) = len else {
-                return Err(syn::Error::new(
-                    value.span(),
-                    format!(
-                        "`max_token_len = {value}` is out of range: a token takes from {} to {} \
-                         characters (the default is 1024)",
-                        MAX_TOKEN_LEN_RANGE.start(),
-                        MAX_TOKEN_LEN_RANGE.end()
-                    ),
-                ));
-            };
-            out.max_token_len = Some(len);
-            if !input.is_empty() {
-                input.parse::<Token![,]>()?;
-            }
-        }
-        Ok(())
-    })
 }
 
 /// The keys of a struct's `#[diesel(..)]` attributes that matter to us.

@@ -1,0 +1,272 @@
+//! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, and the named
+//! sort orders, `order(new: created_at desc, id desc)`.
+//!
+//! An order lists fields, each with its direction and, for an `Option` field, its NULL
+//! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
+//! option is reported and the others are still read, so that every mistake of the attribute
+//! shows at once.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::parse::ParseStream;
+use syn::{Attribute, Ident, LitStr, Token};
+
+use super::{kw, Direction, Nulls};
+
+/// The struct's `#[keyset(..)]` options.
+#[derive(Default)]
+pub struct KeysetStruct {
+    /// `max_token_len = 4096`: the longest token the listing issues and accepts.
+    pub max_token_len: Option<usize>,
+    /// `listing = "admin"`: a name that keeps this listing's tokens apart from another's on the
+    /// same table and order.
+    pub listing: Option<LitStr>,
+    /// `order(name: keys..)`, in declaration order.
+    pub orders: Vec<OrderAttr>,
+}
+
+/// `order(top: score desc, created_at desc, id desc)`.
+pub struct OrderAttr {
+    /// The order's name, as clients write it: `top`.
+    pub name: Ident,
+    pub keys: Vec<OrderKeyAttr>,
+}
+
+/// One key of a named order: `published_at desc nulls last`.
+pub struct OrderKeyAttr {
+    /// The field it sorts by.
+    pub field: Ident,
+    /// The whole key, for errors about it.
+    pub tokens: TokenStream,
+    pub direction: Direction,
+    /// The placement and the span of its `nulls`.
+    pub nulls: Option<(Nulls, Span)>,
+}
+
+/// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
+/// a URL, which servers and proxies cap at a few kilobytes (8 KiB is a common default).
+pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
+
+const KEYSET_SYNTAX: &str =
+    "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]` \
+     or `#[keyset(order(new: created_at desc, id desc))]`";
+
+const ORDER_SYNTAX: &str = "write `order(new: created_at desc, id desc)`: a name, then the fields \
+     to sort by, each `asc` or `desc` (an `Option` field adds `nulls first` or `nulls last`), ending \
+     with the `#[tiebreaker]` field";
+
+/// Reads one `#[keyset(..)]` attribute of the struct into `out`, recording each mistake in
+/// `errors` and reading on.
+pub fn parse_keyset_struct(attr: &Attribute, out: &mut KeysetStruct, errors: &mut Vec<syn::Error>) {
+    let list = match &attr.meta {
+        syn::Meta::List(list) if !list.tokens.is_empty() => list,
+        _ => {
+            let message = format!("`#[keyset]` needs an option: {KEYSET_SYNTAX}");
+            return errors.push(syn::Error::new_spanned(attr, message));
+        }
+    };
+    let parsed = list.parse_args_with(|input: ParseStream| {
+        while !input.is_empty() {
+            if let Err(error) = option(input, out) {
+                errors.push(error);
+                // Skip to the next option: a mistake in one does not hide the others.
+                while !input.is_empty() && !input.peek(Token![,]) {
+                    input.parse::<TokenTree>()?;
+                }
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        Ok(())
+    });
+    errors.extend(parsed.err());
+}
+
+/// One option.
+fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
+    let lookahead = input.lookahead1();
+    if lookahead.peek(kw::max_token_len) {
+        max_token_len(input, out)
+    } else if lookahead.peek(kw::listing) {
+        let key = input.parse::<kw::listing>()?;
+        if out.listing.is_some() {
+            return Err(syn::Error::new(key.span, "`listing` is given twice: write it once"));
+        }
+        let syntax = "`listing` takes a name in quotes: write `#[keyset(listing = \"admin\")]`";
+        input.parse::<Token![=]>().map_err(|_| syn::Error::new(key.span, syntax))?;
+        let name: LitStr = input.parse().map_err(|error| syn::Error::new(error.span(), syntax))?;
+        if name.value().is_empty() || name.value().contains(['[', ']']) {
+            return Err(syn::Error::new(
+                name.span(),
+                "a listing name is a word without brackets: `#[keyset(listing = \"admin\")]`",
+            ));
+        }
+        out.listing = Some(name);
+        Ok(())
+    } else if lookahead.peek(kw::order) {
+        let key = input.parse::<kw::order>()?;
+        if !input.peek(syn::token::Paren) {
+            return Err(syn::Error::new(
+                key.span,
+                format!("`order` needs its keys: {ORDER_SYNTAX}"),
+            ));
+        }
+        let content;
+        syn::parenthesized!(content in input);
+        out.orders.push(order(&content)?);
+        Ok(())
+    } else {
+        Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
+            Ok(word) => syn::Error::new(
+                word.span(),
+                format!(
+                    "unknown `#[keyset]` option `{word}`: expected `max_token_len`, `listing` or \
+                     `order`; {KEYSET_SYNTAX}"
+                ),
+            ),
+            Err(_) => lookahead.error(),
+        })
+    }
+}
+
+fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
+    let key = input.parse::<kw::max_token_len>()?;
+    if out.max_token_len.is_some() {
+        return Err(syn::Error::new(
+            key.span,
+            "`max_token_len` is given twice: write it once, `#[keyset(max_token_len = 4096)]`",
+        ));
+    }
+    let syntax = "write `#[keyset(max_token_len = 4096)]`";
+    if !input.peek(Token![=]) {
+        return Err(syn::Error::new(
+            key.span,
+            format!("`max_token_len` needs a length in characters: {syntax}"),
+        ));
+    }
+    input.parse::<Token![=]>()?;
+    let value: syn::LitInt = input.parse().map_err(|err| {
+        syn::Error::new(
+            err.span(),
+            format!("`max_token_len` is a whole number of characters: {syntax}"),
+        )
+    })?;
+    let len = value.base10_parse::<usize>().ok().filter(|len| MAX_TOKEN_LEN_RANGE.contains(len));
+    let Some(len) = len else {
+        return Err(syn::Error::new(
+            value.span(),
+            format!(
+                "`max_token_len = {value}` is out of range: a token takes from {} to {} \
+                 characters (the default is 1024)",
+                MAX_TOKEN_LEN_RANGE.start(),
+                MAX_TOKEN_LEN_RANGE.end()
+            ),
+        ));
+    };
+    out.max_token_len = Some(len);
+    Ok(())
+}
+
+/// `top: score desc, created_at desc, id desc`, inside `order(..)`.
+fn order(input: ParseStream) -> syn::Result<OrderAttr> {
+    let name: Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|error| {
+        syn::Error::new(error.span(), format!("an order starts with its name: {ORDER_SYNTAX}"))
+    })?;
+    if !input.peek(Token![:]) {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` needs a `:` before its keys: {ORDER_SYNTAX}"),
+        ));
+    }
+    input.parse::<Token![:]>()?;
+    let mut keys = Vec::new();
+    while !input.is_empty() {
+        keys.push(key(input)?);
+        if !input.is_empty() {
+            input.parse::<Token![,]>()?;
+        }
+    }
+    if keys.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("the order `{name}` has no keys: {ORDER_SYNTAX}"),
+        ));
+    }
+    Ok(OrderAttr { name, keys })
+}
+
+/// `published_at desc nulls last`.
+fn key(input: ParseStream) -> syn::Result<OrderKeyAttr> {
+    let start = input.fork();
+    let field: Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|error| {
+        syn::Error::new(error.span(), format!("expected a field to sort by: {ORDER_SYNTAX}"))
+    })?;
+    let direction = if input.peek(kw::asc) {
+        input.parse::<kw::asc>()?;
+        Direction::Asc
+    } else if input.peek(kw::desc) {
+        input.parse::<kw::desc>()?;
+        Direction::Desc
+    } else {
+        let found = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any);
+        return Err(match found {
+            Ok(word) if matches!(word.to_string().to_lowercase().as_str(), "asc" | "desc") => {
+                let lower = word.to_string().to_lowercase();
+                syn::Error::new(word.span(), format!("write `{field} {lower}`, in lower case"))
+            }
+            Ok(word) => syn::Error::new(
+                word.span(),
+                format!("unknown direction `{word}`: write `{field} asc` or `{field} desc`"),
+            ),
+            Err(_) => syn::Error::new(
+                field.span(),
+                format!("`{field}` needs a direction: write `{field} asc` or `{field} desc`"),
+            ),
+        });
+    };
+    let mut nulls = None;
+    if input.peek(kw::nulls) {
+        let key = input.parse::<kw::nulls>()?;
+        let placement = if input.peek(kw::first) {
+            input.parse::<kw::first>()?;
+            Nulls::First
+        } else if input.peek(kw::last) {
+            input.parse::<kw::last>()?;
+            Nulls::Last
+        } else {
+            return Err(syn::Error::new(
+                key.span,
+                format!(
+                    "`nulls` needs a placement: write `{field} .. nulls first` or `nulls last`"
+                ),
+            ));
+        };
+        nulls = Some((placement, key.span));
+    }
+    if !input.is_empty() && !input.peek(Token![,]) {
+        let found: TokenTree = input.fork().parse()?;
+        return Err(syn::Error::new(
+            found.span(),
+            format!("unexpected `{found}` after the key `{field}`: separate keys with `,`; {ORDER_SYNTAX}"),
+        ));
+    }
+    let tokens = tokens_between(start, input);
+    Ok(OrderKeyAttr { field, tokens, direction, nulls })
+}
+
+/// The tokens `start` has that `end` no longer has: one key, for errors spanning it whole.
+fn tokens_between(start: syn::parse::ParseBuffer, end: ParseStream) -> TokenStream {
+    let mut tokens = TokenStream::new();
+    let stop = end.cursor();
+    let _ = start.step(|cursor| {
+        let mut rest = *cursor;
+        while rest != stop {
+            let Some((tree, next)) = rest.token_tree() else { break };
+            tree.to_tokens(&mut tokens);
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+    tokens
+}
