@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The compile-time cost of #[derive(Keyset)]: generates a crate of 50 models (a `table!` and a
 # `#[derive(Queryable, Selectable, Debug, Clone)]` struct each, half with two sort keys, half with
-# three) in two variants, with and without `#[derive(Keyset)]` and its attributes, and times a
+# three, and every 25th also with three named orders, `new`, `top` and `title`) in two variants, with and without `#[derive(Keyset)]` and its attributes, and times a
 # clean build of each variant's own crate (dependencies are built once beforehand and shared), a
 # few times in turn. Prints and writes the ratio of the median build times, and the size of each
 # variant's macro-expanded code.
@@ -55,11 +55,14 @@ TOML
         echo "use diesel::prelude::*;"
         [ "$3" = 1 ] && echo "use keyset_runtime::Keyset;"
         for i in $(seq "$models"); do
-            local sort_score="" sort_at="" sort_id=""
+            local sort_score="" sort_at="" sort_id="" orders=""
             if [ "$3" = 1 ]; then
                 sort_at="#[sort(desc)] "
                 sort_id="#[sort(desc)] #[tiebreaker] "
                 if [ $((i % 2)) = 0 ]; then sort_score="#[sort(desc)] "; fi
+                if [ $((i % 25)) = 0 ]; then
+                    orders="#[keyset(order(new: created_at desc, id desc), order(top: score desc, created_at desc, id desc), order(title: title asc, id asc))]"
+                fi
             fi
             cat <<RUST
 
@@ -74,6 +77,7 @@ diesel::table! {
 
 #[derive($2)]
 #[diesel(table_name = posts_$i)]
+$orders
 pub struct Post$i {
     ${sort_score}pub score: i32,
     ${sort_at}pub created_at: NaiveDateTime,

@@ -35,7 +35,11 @@ fn without_keys(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let vis = &input.vis;
     let cursor = format_ident!("{}Cursor", ident);
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    // `Keyset` is `'static`: a bound that holds the impl well-formed, so it adds no error of its
+    // own to the one that the struct is generic.
+    let mut generics = input.generics.clone();
+    generics.make_where_clause().predicates.push(syn::parse_quote!(Self: 'static));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
         #vis struct #cursor {}

@@ -27,6 +27,8 @@ pub struct Model<'a> {
     pub orders: Vec<NamedOrder<'a>>,
     /// The generated enum naming the orders, `<Model>Order`.
     pub order_enum: Ident,
+    /// How many `order(..)` the struct declares, those in error included.
+    pub declared_orders: usize,
     /// `#[keyset(max_token_len = ..)]`: the longest token of the listing, when not the default.
     pub max_token_len: Option<usize>,
     /// `#[keyset(listing = "..")]`: the listing's own name, which its tokens carry.
@@ -138,7 +140,7 @@ impl<'a> Model<'a> {
 
         let fields: Vec<FieldAttrs> =
             fields.iter().filter_map(|field| FieldAttrs::from_field(cx, field)).collect();
-        let named = !options.orders.is_empty();
+        let named = options.declared_orders > 0;
         let sorted = fields.iter().any(|field| field.sort.is_some());
         let mut unsorted_tiebreaker = false;
         let mut keys = Vec::new();
@@ -175,6 +177,7 @@ impl<'a> Model<'a> {
             keys,
             orders,
             order_enum: format_ident!("{}Order", input.ident),
+            declared_orders: options.declared_orders,
             max_token_len: options.max_token_len,
             listing: options.listing.map(|name| name.value()),
             unsorted_tiebreaker,
@@ -338,9 +341,18 @@ impl<'a> NamedOrder<'a> {
             let Some(field) = fields.iter().find(|field| *field.ident == key.field) else {
                 complete = false;
                 let names: Vec<String> = fields.iter().map(|f| format!("`{}`", f.ident)).collect();
-                let hint = match closest(&key.field.to_string(), fields.iter().map(|f| f.ident)) {
-                    Some(near) => format!("did you mean `{near}`? "),
-                    None => String::new(),
+                let word = key.field.to_string();
+                let by_column = fields.iter().find(|f| {
+                    let column = f.column.to_string();
+                    edits(&word, column.trim_start_matches("r#")) <= 2
+                });
+                let hint = match (closest(&word, fields.iter().map(|f| f.ident)), by_column) {
+                    (Some(near), _) => format!("did you mean `{near}`? "),
+                    (None, Some(field)) => format!(
+                        "did you mean `{}`, the field of the column `{}`? ",
+                        field.ident, field.column
+                    ),
+                    (None, None) => String::new(),
                 };
                 cx.error_spanned_by(
                     &key.field,

@@ -106,7 +106,7 @@ fn check_generics(cx: &mut Ctxt, model: &Model) {
 
 /// Keyset pagination needs something to seek on.
 fn check_has_keys(cx: &mut Ctxt, model: &Model) -> bool {
-    if model.keys.is_empty() && model.orders.is_empty() {
+    if model.keys.is_empty() && model.declared_orders == 0 {
         cx.error_spanned_by(
             model.ident,
             "`#[derive(Keyset)]` needs at least one `#[sort(..)]` field, ending with the primary \
@@ -196,8 +196,8 @@ fn check_columns_once(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
             }
         } else {
             format!(
-                "`{field}` sorts by the column `{column}`, which `{first}` already sorts by: a \
-                 column sorts once; remove one of the two keys, or point `{field}` at another column \
+                "`{field}` sorts by the column `{column}`, which the field `{first}` already sorts \
+                 by: a column sorts once; remove one of the two keys, or point `{field}` at another column \
                  with `#[diesel(column_name = ..)]`",
                 field = key.ident,
                 first = first.ident,

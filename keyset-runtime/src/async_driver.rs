@@ -13,13 +13,11 @@ use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl, Selec
 use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
-use crate::machine::{PageMachine, Statement};
-use crate::order::SortOrder;
-use crate::order::{decode_in, no_order, Nil, OrderList, Orders};
-use crate::ordered::PaginatedBy;
+use crate::machine::{Loaded, PageMachine, Statement};
+use crate::order::{decode_in, no_order, Nil, OrderList, Orders, SortOrder};
+use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated, SelectsModel};
 use crate::position::Position;
-use crate::request::RequestedPosition;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -27,8 +25,8 @@ use crate::{Error, Keyset, Page};
 
 /// The future of one page: boxed once per page, `Send`, so that a handler awaiting it can run on
 /// any executor thread (axum, `tokio::spawn`).
-pub(crate) type PageFuture<'conn, Row> =
-    Pin<Box<dyn Future<Output = Result<Page<Row>, Error>> + Send + 'conn>>;
+pub(crate) type PageFuture<'conn, T> =
+    Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'conn>>;
 
 impl<Q: Paginate> Paginated<Q> {
     /// [`load_page`](Self::load_page) on a diesel-async connection: the same statements, the
@@ -77,12 +75,33 @@ impl<Q: Paginate> Paginated<Q> {
         let limit = match crate::request::served_limit(self.limit, self.max_limit) {
             Ok(limit) => limit,
             Err(error) => {
-                let refused: PageFuture<'conn, Q::Model> =
+                let refused: PageFuture<'conn, Page<Q::Model>> =
                     Box::pin(std::future::ready(Err(error.into())));
                 return refused;
             }
         };
-        self.query.load_page_at_async(self.position, limit, self.codec, conn)
+        let loaded = self.query.load_page_at_async(self.position, limit, self.codec, false, conn);
+        let page: PageFuture<'conn, Page<Q::Model>> =
+            Box::pin(async move { Ok(loaded.await?.page) });
+        page
+    }
+
+    /// The page, and each row's own token: what a Relay connection's edges carry.
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) fn load_edges_async<'query: 'conn, 'conn, Conn>(
+        self,
+        conn: &'conn mut Conn,
+    ) -> PageFuture<'conn, Loaded<Q::Model>>
+    where
+        Q: AsyncPageQuery<'query, Conn> + 'conn,
+        Q::Model: Send,
+    {
+        match crate::request::served_limit(self.limit, self.max_limit) {
+            Ok(limit) => {
+                self.query.load_page_at_async(self.position, limit, self.codec, true, conn)
+            }
+            Err(error) => Box::pin(std::future::ready(Err(error.into()))),
+        }
     }
 
     /// [`total_count`](Self::total_count) on a diesel-async connection: the same
@@ -136,8 +155,9 @@ pub trait AsyncPageQuery<'query, Conn>: Paginate {
         position: Position<<Self::Model as Keyset>::Cursor>,
         limit: u32,
         codec: Codec,
+        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Self::Model>
+    ) -> PageFuture<'conn, Loaded<Self::Model>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -153,13 +173,14 @@ where
         position: Position<M::Cursor>,
         limit: u32,
         codec: Codec,
+        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, M>
+    ) -> PageFuture<'conn, Loaded<M>>
     where
         Self: 'conn,
         'query: 'conn,
     {
-        self.load_at_async(position, limit, codec, conn)
+        self.load_at_async(position, limit, codec, edges, conn)
     }
 }
 
@@ -175,8 +196,9 @@ pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Sized {
         position: Position<M::Cursor>,
         limit: u32,
         codec: Codec,
+        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, M::Row>
+    ) -> PageFuture<'conn, Loaded<M::Row>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -210,8 +232,9 @@ where
         position: Position<M::Cursor>,
         limit: u32,
         codec: Codec,
+        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, M::Row>
+    ) -> PageFuture<'conn, Loaded<M::Row>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -247,7 +270,7 @@ where
                 };
                 machine.fetched(rows?);
             }
-            machine.finish(&codec)
+            machine.finish(&codec, edges)
         })
     }
 }
@@ -264,11 +287,23 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
         Q: AsyncPageQueryBy<'query, Conn, O> + 'conn,
         O::Row: Send,
     {
-        match crate::request::served_limit(self.limit, self.max_limit) {
-            Ok(limit) => {
-                self.query.load_page_in_async(self.index, self.position, limit, self.codec, conn)
-            }
-            Err(error) => Box::pin(std::future::ready(Err(error.into()))),
+        let loaded = self.load_edges_async(conn, false);
+        async move { Ok(loaded.await?.page) }
+    }
+
+    /// The page, and with `edges` each row's own token (Relay's edges).
+    pub(crate) fn load_edges_async<'query: 'conn, 'conn, Conn>(
+        self,
+        conn: &'conn mut Conn,
+        edges: bool,
+    ) -> PageFuture<'conn, Loaded<O::Row>>
+    where
+        Q: AsyncPageQueryBy<'query, Conn, O> + 'conn,
+        O::Row: Send,
+    {
+        match self.load(edges) {
+            Ok((query, index, load)) => query.load_page_in_async(index, load, conn),
+            Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }
 }
@@ -281,16 +316,14 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     note = "`load_page_async` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed), is `Send`, and that diesel-async can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
 )]
 pub trait AsyncPageQueryBy<'query, Conn, O: Orders>: Sized {
-    /// Loads the page of `limit` rows at `position` in the order at `index` of `O::List`.
+    /// Loads the page `load` asks for in the order at `index` of `O::List`.
     #[doc(hidden)]
     fn load_page_in_async<'conn>(
         self,
         index: usize,
-        position: RequestedPosition,
-        limit: u32,
-        codec: Codec,
+        load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, O::Row>
+    ) -> PageFuture<'conn, Loaded<O::Row>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -304,16 +337,14 @@ where
     fn load_page_in_async<'conn>(
         self,
         index: usize,
-        position: RequestedPosition,
-        limit: u32,
-        codec: Codec,
+        load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, O::Row>
+    ) -> PageFuture<'conn, Loaded<O::Row>>
     where
         Self: 'conn,
         'query: 'conn,
     {
-        self.load_in_async(index, position, limit, codec, conn)
+        self.load_in_async(index, load, conn)
     }
 }
 
@@ -324,11 +355,9 @@ pub trait AsyncPageQueries<'query, Conn, List: OrderList>: Sized {
     fn load_in_async<'conn>(
         self,
         index: usize,
-        position: RequestedPosition,
-        limit: u32,
-        codec: Codec,
+        load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, List::Row>
+    ) -> PageFuture<'conn, Loaded<List::Row>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -338,11 +367,9 @@ impl<'query, Conn, Q, Row: Send + 'static> AsyncPageQueries<'query, Conn, Nil<Ro
     fn load_in_async<'conn>(
         self,
         _: usize,
-        _: RequestedPosition,
-        _: u32,
-        _: Codec,
+        _: Load,
         _: &'conn mut Conn,
-    ) -> PageFuture<'conn, Row>
+    ) -> PageFuture<'conn, Loaded<Row>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -361,11 +388,9 @@ where
     fn load_in_async<'conn>(
         self,
         index: usize,
-        position: RequestedPosition,
-        limit: u32,
-        codec: Codec,
+        load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, O::Row>
+    ) -> PageFuture<'conn, Loaded<O::Row>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -374,14 +399,12 @@ where
             return AsyncPageQueries::<'query, Conn, Rest>::load_in_async(
                 self,
                 index - 1,
-                position,
-                limit,
-                codec,
+                load,
                 conn,
             );
         }
-        match decode_in::<O, (O, Rest)>(&codec, &position) {
-            Ok(position) => self.load_at_async(position, limit, codec, conn),
+        match decode_in::<O, (O, Rest)>(&load.codec, &load.start) {
+            Ok(position) => self.load_at_async(position, load.limit, load.codec, load.edges, conn),
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }

@@ -7,13 +7,11 @@ use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
-use crate::machine::{PageMachine, Statement};
-use crate::order::SortOrder;
-use crate::order::{decode_in, no_order, Nil, OrderList, Orders};
-use crate::ordered::PaginatedBy;
+use crate::machine::{Loaded, PageMachine, Statement};
+use crate::order::{decode_in, no_order, Nil, OrderList, Orders, SortOrder};
+use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
 use crate::position::Position;
-use crate::request::RequestedPosition;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -47,7 +45,17 @@ impl<Q: Paginate> Paginated<Q> {
         Q: PageQuery<'query, Conn>,
     {
         let limit = crate::request::served_limit(self.limit, self.max_limit)?;
-        self.query.load_page_at(self.position, limit, &self.codec, conn)
+        Ok(self.query.load_page_at(self.position, limit, &self.codec, false, conn)?.page)
+    }
+
+    /// The page, and each row's own token: what a Relay connection's edges carry.
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) fn load_edges<'query, Conn>(self, conn: &mut Conn) -> Result<Loaded<Q::Model>, Error>
+    where
+        Q: PageQuery<'query, Conn>,
+    {
+        let limit = crate::request::served_limit(self.limit, self.max_limit)?;
+        self.query.load_page_at(self.position, limit, &self.codec, true, conn)
     }
 }
 
@@ -62,15 +70,16 @@ impl<Q: Paginate> Paginated<Q> {
 )]
 pub trait PageQuery<'query, Conn>: Paginate {
     /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans
-    /// and hands it the rows.
+    /// and hands it the rows; with `edges`, issues each row's token too.
     #[doc(hidden)]
     fn load_page_at(
         self,
         position: Position<<Self::Model as Keyset>::Cursor>,
         limit: u32,
         codec: &Codec,
+        edges: bool,
         conn: &mut Conn,
-    ) -> Result<Page<Self::Model>, Error>;
+    ) -> Result<Loaded<Self::Model>, Error>;
 }
 
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`: the bounds of a
@@ -119,21 +128,22 @@ where
         position: Position<M::Cursor>,
         limit: u32,
         codec: &Codec,
+        edges: bool,
         conn: &mut Conn,
-    ) -> Result<Page<M>, Error> {
-        load_at::<M, _, _>(self, position, limit, codec, conn)
+    ) -> Result<Loaded<M>, Error> {
+        load_at::<M, _, _>(self, position, (limit, codec, edges), conn)
     }
 }
 
 /// The page of `limit` rows at `position` in order `O`: runs each statement the page machine
-/// plans, on a copy of the query while another may follow, and hands it the rows.
+/// plans, on a copy of the query while another may follow, and hands it the rows; with `edges`,
+/// each row's token is issued too.
 fn load_at<'query, O, Q, Conn>(
     query: Q,
     position: Position<O::Cursor>,
-    limit: u32,
-    codec: &Codec,
+    (limit, codec, edges): (u32, &Codec, bool),
     conn: &mut Conn,
-) -> Result<Page<O::Row>, Error>
+) -> Result<Loaded<O::Row>, Error>
 where
     Conn: Connection,
     Conn::Backend: SeekDialect,
@@ -147,7 +157,7 @@ where
         let query = next_copy(&mut query, machine.may_continue())?;
         machine.fetched(query.run(statement, conn)?);
     }
-    machine.finish(codec)
+    machine.finish(codec, edges)
 }
 
 impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
@@ -157,8 +167,20 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     where
         Q: PageQueryBy<'query, Conn, O>,
     {
-        let limit = crate::request::served_limit(self.limit, self.max_limit)?;
-        self.query.load_page_in(self.index, &self.position, limit, &self.codec, conn)
+        Ok(self.load_edges(conn, false)?.page)
+    }
+
+    /// The page, and with `edges` each row's own token (Relay's edges).
+    pub(crate) fn load_edges<'query, Conn>(
+        self,
+        conn: &mut Conn,
+        edges: bool,
+    ) -> Result<Loaded<O::Row>, Error>
+    where
+        Q: PageQueryBy<'query, Conn, O>,
+    {
+        let (query, index, load) = self.load(edges)?;
+        query.load_page_in(index, &load, conn)
     }
 }
 
@@ -170,16 +192,14 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     note = "`load_page` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed) and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
 )]
 pub trait PageQueryBy<'query, Conn, O: Orders>: Sized {
-    /// Loads the page of `limit` rows at `position` in the order at `index` of `O::List`.
+    /// Loads the page `load` asks for in the order at `index` of `O::List`.
     #[doc(hidden)]
     fn load_page_in(
         self,
         index: usize,
-        position: &RequestedPosition,
-        limit: u32,
-        codec: &Codec,
+        load: &Load,
         conn: &mut Conn,
-    ) -> Result<Page<O::Row>, Error>;
+    ) -> Result<Loaded<O::Row>, Error>;
 }
 
 impl<'query, Conn, O: Orders, Q: PageQueries<'query, Conn, O::List>> PageQueryBy<'query, Conn, O>
@@ -188,12 +208,10 @@ impl<'query, Conn, O: Orders, Q: PageQueries<'query, Conn, O::List>> PageQueryBy
     fn load_page_in(
         self,
         index: usize,
-        position: &RequestedPosition,
-        limit: u32,
-        codec: &Codec,
+        load: &Load,
         conn: &mut Conn,
-    ) -> Result<Page<O::Row>, Error> {
-        PageQueries::<'query, Conn, O::List>::load_in(self, index, position, limit, codec, conn)
+    ) -> Result<Loaded<O::Row>, Error> {
+        PageQueries::<'query, Conn, O::List>::load_in(self, index, load, conn)
     }
 }
 
@@ -204,22 +222,13 @@ pub trait PageQueries<'query, Conn, List: OrderList>: Sized {
     fn load_in(
         self,
         index: usize,
-        position: &RequestedPosition,
-        limit: u32,
-        codec: &Codec,
+        load: &Load,
         conn: &mut Conn,
-    ) -> Result<Page<List::Row>, Error>;
+    ) -> Result<Loaded<List::Row>, Error>;
 }
 
 impl<'query, Conn, Q, Row: 'static> PageQueries<'query, Conn, Nil<Row>> for Q {
-    fn load_in(
-        self,
-        _: usize,
-        _: &RequestedPosition,
-        _: u32,
-        _: &Codec,
-        _: &mut Conn,
-    ) -> Result<Page<Row>, Error> {
+    fn load_in(self, _: usize, _: &Load, _: &mut Conn) -> Result<Loaded<Row>, Error> {
         Err(no_order())
     }
 }
@@ -233,26 +242,12 @@ where
     Rest: OrderList<Row = O::Row>,
     Q: Repeat + RunStatement<'query, O, Conn> + PageQueries<'query, Conn, Rest>,
 {
-    fn load_in(
-        self,
-        index: usize,
-        position: &RequestedPosition,
-        limit: u32,
-        codec: &Codec,
-        conn: &mut Conn,
-    ) -> Result<Page<O::Row>, Error> {
+    fn load_in(self, index: usize, load: &Load, conn: &mut Conn) -> Result<Loaded<O::Row>, Error> {
         if index > 0 {
-            return PageQueries::<'query, Conn, Rest>::load_in(
-                self,
-                index - 1,
-                position,
-                limit,
-                codec,
-                conn,
-            );
+            return PageQueries::<'query, Conn, Rest>::load_in(self, index - 1, load, conn);
         }
-        let position = decode_in::<O, (O, Rest)>(codec, position)?;
-        load_at::<O, _, _>(self, position, limit, codec, conn)
+        let position = decode_in::<O, (O, Rest)>(&load.codec, &load.start)?;
+        load_at::<O, _, _>(self, position, (load.limit, &load.codec, load.edges), conn)
     }
 }
 

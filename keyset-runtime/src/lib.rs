@@ -65,6 +65,8 @@
 //! | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 //! | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 //! | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+//! | `#[keyset(order(name: field dir, ..))]` | the struct | `#[keyset(order(top: score desc, id desc))]`; an `Option` field adds `nulls first` or `nulls last` | none: a named order a client chooses at run time (see [Orders chosen at run time](#orders-chosen-at-run-time)) |
+//! | `#[keyset(listing = "..")]` | the struct | `#[keyset(listing = "admin")]` | none: a name the listing's tokens carry, so that another listing of the same table and order refuses them |
 //! | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
 //! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 //! | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
@@ -184,6 +186,52 @@
 //! same placement: `CREATE INDEX .. (due ASC NULLS LAST, id ASC)` on PostgreSQL; SQLite, MySQL and
 //! MariaDB indexes have no NULLS clause and serve the placement they sort by themselves (NULLs
 //! first ascending, last descending); for the other one the first and last pages sort.
+//!
+//! # Orders chosen at run time
+//!
+//! A listing whose client picks the order (`?sort=top&dir=asc`) names its orders on the struct,
+//! each written as the fields to sort by with their directions, ending with the `#[tiebreaker]`
+//! field, and checked at compile time as the field order is. The derive generates an enum of
+//! them ([`Orders`]: `PostOrder` reads `?sort=top`), and [`Paginate::paginate_by`] pages in the
+//! chosen one and [`SortDirection`] into the same `Page<Post>`, whatever the order:
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
+//! # diesel::table! { posts (id) { id -> BigInt, score -> Integer, title -> Text } }
+//!
+//! #[derive(Queryable, Selectable, Keyset)]
+//! #[keyset(order(top: score desc, id desc), order(title: title asc, id asc))]
+//! struct Post {
+//!     #[tiebreaker]
+//!     id: i64,
+//!     score: i32,
+//!     title: String,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let mut conn = SqliteConnection::establish(":memory:")?;
+//! # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, score INTEGER NOT NULL, title TEXT NOT NULL)").execute(&mut conn)?;
+//! # diesel::sql_query("INSERT INTO posts VALUES (1, 5, 'b'), (2, 9, 'c'), (3, 7, 'a')").execute(&mut conn)?;
+//! let query = || posts::table.select(Post::as_select());
+//! let ids = |page: keyset_runtime::Page<Post>| page.items.iter().map(|post| post.id).collect::<Vec<_>>();
+//! for (sort, dir, expected) in [
+//!     ("top", None, [2, 3, 1]),
+//!     ("top", Some(SortDirection::Asc), [1, 3, 2]),
+//!     ("title", Some(SortDirection::Desc), [2, 1, 3]),
+//! ] {
+//!     let page = query().paginate_by(sort.parse::<PostOrder>()?, dir, &PageRequest::first(10))?;
+//!     assert_eq!(ids(page.load_page(&mut conn)?), expected);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A token is bound to its order and direction: sent with another, it is refused
+//! ([`CursorError::OtherOrder`]). Tokens carry the table, the keys' columns, directions and NULL
+//! placements, and `#[keyset(listing = "..")]` when given, not the struct's or the variant's
+//! name, so renaming either keeps every token valid. Each distinct order gets its index
+//! ([`Keyset::INDEXES`], the migration writer); an order and its reverse share one.
 //!
 //! # Sync or async
 //!

@@ -161,8 +161,9 @@ impl<M: SortOrder> PageMachine<M> {
     }
 
     /// The page: at most `limit` rows in the model's order, with a token where a page lies
-    /// beyond, written by `codec`.
-    pub(crate) fn finish(self, codec: &Codec) -> Result<Page<M::Row>, Error> {
+    /// beyond, written by `codec`; with `edges`, also each row's own token (Relay's edge
+    /// cursors).
+    pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<M::Row>, Error> {
         let PageMachine { position, limit, mut rows, .. } = self;
         let limit = limit as usize;
         let more = rows.len() > limit;
@@ -186,12 +187,27 @@ impl<M: SortOrder> PageMachine<M> {
             Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(row))).map(Some),
             None => codec.issue::<M>(direction, Anchor::End).map(Some),
         };
-        Ok(Page {
+        let edge = |row: &M::Row| codec.issue::<M>(Direction::After, Anchor::Row(&M::cursor(row)));
+        let edges = match edges {
+            true => rows.iter().map(edge).collect::<Result<_, _>>()?,
+            false => Vec::new(),
+        };
+        let page = Page {
             next_cursor: issue(rows.last(), more_after, Direction::After)?,
             prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
             items: rows,
-        })
+        };
+        Ok(Loaded { page, edges })
     }
+}
+
+/// A loaded page and, when asked for, each row's own token (`after` it): what Relay's edges
+/// carry. (Named in the drivers' hidden methods only.)
+#[doc(hidden)]
+pub struct Loaded<Row> {
+    pub(crate) page: Page<Row>,
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) edges: Vec<String>,
 }
 
 /// The strategy the model's key types allow.

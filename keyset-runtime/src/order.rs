@@ -14,7 +14,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use crate::position::{decode, Position};
+use crate::position::{decode, Position, Reading};
 use crate::request::RequestedPosition;
 use crate::sql::KeyShape;
 use crate::strategy::FetchShape;
@@ -243,7 +243,7 @@ pub trait OrderList: 'static {
     /// The label of the order with tokens of `fingerprint`, if one of the list has them.
     fn label_of(fingerprint: u32) -> Option<&'static str>;
     /// Reads a token sent to the order at `index`, only to refuse a bad one before any query.
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error>;
+    fn check(index: usize, codec: &Codec, start: &Start) -> Result<(), Error>;
 }
 
 /// The end of an [`OrderList`].
@@ -257,7 +257,7 @@ impl<Row: 'static> OrderList for Nil<Row> {
         None
     }
 
-    fn check(_: usize, _: &Codec, _: &RequestedPosition) -> Result<(), Error> {
+    fn check(_: usize, _: &Codec, _: &Start) -> Result<(), Error> {
         Err(no_order())
     }
 }
@@ -272,12 +272,21 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
         Rest::label_of(fingerprint)
     }
 
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error> {
+    fn check(index: usize, codec: &Codec, start: &Start) -> Result<(), Error> {
         if index > 0 {
-            return Rest::check(index - 1, codec, position);
+            return Rest::check(index - 1, codec, start);
         }
-        decode_in::<O, Self>(codec, position).map(drop)
+        decode_in::<O, Self>(codec, start).map(drop)
     }
+}
+
+/// Where a page in a chosen order starts: the request's position, its token still encoded, and
+/// how to read that token. (Named in the drivers' hidden methods only.)
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub(crate) position: RequestedPosition,
+    pub(crate) reading: Reading,
 }
 
 /// An index past the list: the generated `Orders` impl gave one, which it never does. The
@@ -293,17 +302,19 @@ pub(crate) fn no_order() -> Error {
 /// issued for.
 pub(crate) fn decode_in<O: SortOrder, List: OrderList>(
     codec: &Codec,
-    requested: &RequestedPosition,
+    start: &Start,
 ) -> Result<Position<O::Cursor>, Error> {
-    decode::<O>(codec, requested).map_err(|error| match (error, requested) {
-        (
-            Error::Cursor(CursorError::ForeignSortOrder),
-            RequestedPosition::After(token) | RequestedPosition::Before(token),
-        ) => match token::fingerprint_of(token).and_then(List::label_of) {
-            Some(issued) => CursorError::OtherOrder { issued, requested: O::LABEL }.into(),
-            None => CursorError::ForeignSortOrder.into(),
-        },
-        (error, _) => error,
+    decode::<O>(codec, &start.position, start.reading).map_err(|error| {
+        match (error, &start.position) {
+            (
+                Error::Cursor(CursorError::ForeignSortOrder),
+                RequestedPosition::After(token) | RequestedPosition::Before(token),
+            ) => match token::fingerprint_of(token).and_then(List::label_of) {
+                Some(issued) => CursorError::OtherOrder { issued, requested: O::LABEL }.into(),
+                None => CursorError::ForeignSortOrder.into(),
+            },
+            (error, _) => error,
+        }
     })
 }
 

@@ -10,9 +10,10 @@ use diesel::query_dsl::methods::SelectDsl;
 use diesel::query_dsl::LoadQuery;
 use diesel::RunQueryDsl;
 
-use crate::order::{list_index, OrderList, Orders, SortDirection};
+use crate::order::{list_index, OrderList, Orders, SortDirection, Start};
 use crate::page::{Paginate, SelectsModel};
-use crate::request::{PageRequest, RequestedPosition};
+use crate::position::Reading;
+use crate::request::PageRequest;
 use crate::token::Codec;
 use crate::Error;
 
@@ -26,7 +27,7 @@ pub struct PaginatedBy<Q, O> {
     pub(crate) index: usize,
     /// Where the page starts; its token was checked when this was built, and is read again by
     /// the chosen order when the page loads (reading one is cheaper than keeping it typed).
-    pub(crate) position: RequestedPosition,
+    pub(crate) start: Start,
     pub(crate) limit: Option<u32>,
     pub(crate) max_limit: u32,
     pub(crate) codec: Codec,
@@ -41,18 +42,36 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
         request: &PageRequest,
         codec: Codec,
     ) -> Result<Self, Error> {
-        let index = list_index(order, dir);
-        O::List::check(index, &codec, request.position())?;
         request.served_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
+        let start = Start { position: request.position().clone(), reading: Reading::Exact };
+        PaginatedBy::at(query, list_index(order, dir), start, request.limit(), codec)
+    }
+
+    /// The page of `limit` rows at `start` in the order at `index` of the list: fails when the
+    /// start's token is not that order's.
+    pub(crate) fn at(
+        query: Q,
+        index: usize,
+        start: Start,
+        limit: Option<u32>,
+        codec: Codec,
+    ) -> Result<Self, Error> {
+        O::List::check(index, &codec, &start)?;
         Ok(PaginatedBy {
             query,
             index,
-            position: request.position().clone(),
-            limit: request.limit(),
+            start,
+            limit,
             max_limit: PageRequest::DEFAULT_MAX_LIMIT,
             codec,
             order: PhantomData,
         })
+    }
+
+    /// What loading the page takes, with `edges` to issue each row's token too (Relay).
+    pub(crate) fn load(self, edges: bool) -> Result<(Q, usize, Load), Error> {
+        let limit = crate::request::served_limit(self.limit, self.max_limit)?;
+        Ok((self.query, self.index, Load { start: self.start, limit, codec: self.codec, edges }))
     }
 
     /// Serves at most `max_limit` rows per page, as
@@ -92,4 +111,16 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     {
         Ok(SelectDsl::select(self.query.clone(), diesel::dsl::count_star()).get_result(conn)?)
     }
+}
+
+/// What a page in a chosen order takes to load, besides the query and the connection. (Named in
+/// the drivers' hidden methods only.)
+#[doc(hidden)]
+pub struct Load {
+    pub(crate) start: Start,
+    /// The page size served.
+    pub(crate) limit: u32,
+    pub(crate) codec: Codec,
+    /// Whether to issue each row's token too, for Relay's edges.
+    pub(crate) edges: bool,
 }

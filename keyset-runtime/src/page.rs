@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::order::{Orders, SortDirection};
 use crate::ordered::PaginatedBy;
-use crate::position::{decode, Position};
+use crate::position::{decode, Position, Reading};
 use crate::request::PageRequest;
 use crate::token::Codec;
 use crate::{Error, Keyset};
@@ -251,7 +251,7 @@ fn paginate_with<Q: Paginate>(
     request: &PageRequest,
     codec: Codec,
 ) -> Result<Paginated<Q>, Error> {
-    let position = decode::<Q::Model>(&codec, request.position())?;
+    let position = decode::<Q::Model>(&codec, request.position(), Reading::Exact)?;
     request.served_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
     Ok(Paginated {
         query,

@@ -3,7 +3,7 @@
 
 use crate::order::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
-use crate::token::{Anchor, Codec, Direction};
+use crate::token::{Anchor, Codec, CursorError, Direction};
 use crate::Error;
 
 /// Where a page starts, with its cursor decoded. (Named in the drivers' bounds only; not
@@ -42,21 +42,49 @@ impl<C> Position<C> {
     }
 }
 
-/// The position a request asks for in order `O`, its token read with `codec`: fails, before any
-/// query, when the token is not one of `O`'s listing or the page number is 0.
+/// How a request's token is read: as REST tokens are, only in the direction it was issued for,
+/// or as Relay reads a cursor, a row's token either way (one cursor per edge serves `after` and
+/// `before`). A token that marks an end of the listing reads only in its own direction either
+/// way: the start is no place to page backward from.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    Exact,
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    EitherWay,
+}
+
+/// The position a request asks for in order `O`, its token read with `codec` as `reading` says:
+/// fails, before any query, when the token is not one of `O`'s listing or the page number is 0.
 pub(crate) fn decode<O: SortOrder>(
     codec: &Codec,
     requested: &RequestedPosition,
+    reading: Reading,
 ) -> Result<Position<O::Cursor>, Error> {
+    let anchor = |direction, token: &str| -> Result<_, Error> {
+        let read = codec.read::<O>(direction, token);
+        let other = match direction {
+            Direction::After => Direction::Before,
+            Direction::Before => Direction::After,
+        };
+        Ok(Position::from_anchor(
+            direction,
+            match (read, reading) {
+                (Err(wrong @ CursorError::WrongDirection { .. }), Reading::EitherWay) => {
+                    match codec.read::<O>(other, token)? {
+                        Anchor::End => return Err(wrong.into()),
+                        row => row,
+                    }
+                }
+                (read, _) => read?,
+            },
+        ))
+    };
     Ok(match requested {
         RequestedPosition::First => Position::First,
         RequestedPosition::Last => Position::Last,
-        RequestedPosition::After(token) => {
-            Position::from_anchor(Direction::After, codec.read::<O>(Direction::After, token)?)
-        }
-        RequestedPosition::Before(token) => {
-            Position::from_anchor(Direction::Before, codec.read::<O>(Direction::Before, token)?)
-        }
+        RequestedPosition::After(token) => anchor(Direction::After, token)?,
+        RequestedPosition::Before(token) => anchor(Direction::Before, token)?,
         RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
         RequestedPosition::Number(number) => Position::Number(*number),
     })

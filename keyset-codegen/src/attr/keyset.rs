@@ -23,6 +23,9 @@ pub struct KeysetStruct {
     pub listing: Option<LitStr>,
     /// `order(name: keys..)`, in declaration order.
     pub orders: Vec<OrderAttr>,
+    /// How many `order(..)` were written, those that could not be read included: rules about a
+    /// model without orders must not follow from a mistake in one.
+    pub declared_orders: usize,
 }
 
 /// `order(top: score desc, created_at desc, id desc)`.
@@ -106,15 +109,16 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         Ok(())
     } else if lookahead.peek(kw::order) {
         let key = input.parse::<kw::order>()?;
+        out.declared_orders += 1;
         if !input.peek(syn::token::Paren) {
             return Err(syn::Error::new(
                 key.span,
                 format!("`order` needs its keys: {ORDER_SYNTAX}"),
             ));
         }
-        let content;
-        syn::parenthesized!(content in input);
-        out.orders.push(order(&content)?);
+        // Parsed on its own, so that a mistake inside adds no "unexpected token" for the rest.
+        let group: proc_macro2::Group = input.parse()?;
+        out.orders.push(syn::parse::Parser::parse2(order, group.stream())?);
         Ok(())
     } else {
         Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {

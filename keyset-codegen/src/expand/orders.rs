@@ -24,27 +24,34 @@ pub fn fallback(model: &Model) -> TokenStream {
     expand_orders(model, false)
 }
 
-/// The enum and its impls; with `valid`, the orders themselves, else an empty list of them.
+/// The enum and its impls; with `valid`, the orders themselves, else an empty list of them (and
+/// of two orders with one name, the first).
 fn expand_orders(model: &Model, valid: bool) -> TokenStream {
+    let mut unique: Vec<&NamedOrder> = Vec::new();
+    for order in &model.orders {
+        if !unique.iter().any(|known| known.variant == order.variant) {
+            unique.push(order);
+        }
+    }
     let rt = runtime();
     let ident = model.ident;
     let vis = model.vis;
     let order_enum = &model.order_enum;
-    let count = model.orders.len();
+    let count = unique.len();
 
-    let variants = model.orders.iter().enumerate().map(|(index, order)| {
+    let variants = unique.iter().enumerate().map(|(index, order)| {
         let variant = &order.variant;
         let doc = format!("`{}`: {}.", order.name(), words(&order.keys));
         let default = (index == 0).then(|| quote!(#[default]));
         quote!(#[doc = #doc] #default #variant)
     });
-    let all = model.orders.iter().map(|order| &order.variant);
-    let names: Vec<String> = model.orders.iter().map(NamedOrder::name).collect();
-    let name_arms = model.orders.iter().zip(&names).map(|(order, name)| {
+    let all = unique.iter().map(|order| &order.variant);
+    let names: Vec<String> = unique.iter().map(|order| order.name()).collect();
+    let name_arms = unique.iter().zip(&names).map(|(order, name)| {
         let variant = &order.variant;
         quote!(Self::#variant => #name)
     });
-    let direction_arms = model.orders.iter().map(|order| {
+    let direction_arms = unique.iter().map(|order| {
         let variant = &order.variant;
         let direction = match order.keys[0].direction() {
             crate::attr::Direction::Asc => quote!(Asc),
@@ -52,18 +59,18 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
         };
         quote!(Self::#variant => #rt::SortDirection::#direction)
     });
-    let index_arms = model.orders.iter().enumerate().map(|(index, order)| {
+    let index_arms = unique.iter().enumerate().map(|(index, order)| {
         let variant = &order.variant;
         quote!(Self::#variant => #index)
     });
     let mut list = quote!(#rt::Nil<#ident>);
     let mut each_order = Vec::new();
     if valid {
-        list = model.orders.iter().rev().fold(list, |rest, order| {
+        list = unique.iter().rev().fold(list, |rest, order| {
             let (forward, reversed) = (marker(model, order, false), marker(model, order, true));
             quote!((#forward, (#reversed, #rest)))
         });
-        each_order = model.orders.iter().map(|order| order_items(model, order)).collect();
+        each_order = unique.iter().map(|order| order_items(model, order)).collect();
         if model.keys.is_empty() {
             each_order.push(default_order(model));
         }

@@ -332,3 +332,40 @@ fn a_build_in_write_mode_says_what_waits() {
     assert!(out.contains("creates the table `comments` yet"), "{out}");
     assert_eq!(scratch.folders().len(), 1, "nothing written");
 }
+
+/// Named orders get one index each; an order and its exact reverse (every direction and NULL
+/// placement flipped), or two orders on the same keys, share one, with the field order's too.
+#[test]
+fn one_index_per_distinct_order() {
+    let scratch = Scratch::new("orders");
+    scratch.model(
+        r#"
+        #[derive(Keyset)]
+        #[diesel(table_name = posts)]
+        #[keyset(order(new: created_at desc, id desc), order(old: created_at asc, id asc))]
+        #[keyset(order(top: score desc, created_at desc, id desc), order(again: created_at desc, id desc))]
+        #[keyset(order(due: due asc nulls last, id asc), order(undue: due desc nulls first, id desc))]
+        struct Post {
+            #[sort(desc)] created_at: NaiveDateTime,
+            #[sort(desc)] #[tiebreaker] id: i64,
+            score: i32,
+            due: Option<NaiveDateTime>,
+        }
+    "#,
+    );
+    let wanted = scratch.migrations(Backend::Postgres).wanted().unwrap();
+    let names: Vec<&String> = wanted.keys().collect();
+    assert_eq!(
+        names,
+        [
+            "posts_keyset_created_at_desc_id_desc",
+            "posts_keyset_due_asc_nulls_last_id_asc",
+            "posts_keyset_score_desc_created_at_desc_id_desc",
+        ]
+    );
+    assert!(
+        wanted["posts_keyset_due_asc_nulls_last_id_asc"]
+            .contains(r#"("due" ASC NULLS LAST, "id" ASC)"#),
+        "{wanted:?}"
+    );
+}

@@ -5,10 +5,13 @@ use async_graphql::connection::{Connection, Edge};
 use async_graphql::OutputType;
 
 use super::ConnectionArgs;
-use crate::driver::PageQuery;
-use crate::page::Paginated;
-use crate::token::{Anchor, Direction};
-use crate::{Error, Keyset, Page};
+use crate::driver::{PageQuery, PageQueryBy};
+use crate::machine::Loaded;
+use crate::order::{list_index, Orders, SortDirection, Start};
+use crate::ordered::PaginatedBy;
+use crate::page::{Paginate, Paginated};
+use crate::position::{decode, Reading};
+use crate::Error;
 
 /// Loads the page `args` asks for as a Relay connection whose nodes are the model's rows.
 ///
@@ -64,26 +67,91 @@ where
     Q: PageQuery<'query, Conn>,
     N: OutputType,
 {
-    connection(args.paginated(query)?.load_page(conn)?, args, node)
+    connection(args.paginated(query)?.load_edges(conn)?, args, node)
+}
+
+/// Loads the page `args` asks for as a Relay connection, in the named order `order` of the model
+/// in direction `dir` (see [`Paginate::paginate_by`](crate::Paginate::paginate_by)), with every
+/// row turned into a node by `node` (`|row| row` for the model itself). An edge's cursor pages on
+/// in the same order and direction only: sent with another, it is refused
+/// ([`CursorError::OtherOrder`](crate::CursorError::OtherOrder)).
+///
+/// ```
+/// # use diesel::prelude::*;
+/// use keyset_runtime::relay::{load_connection_by, ConnectionArgs};
+/// use keyset_runtime::{Keyset, SortDirection};
+///
+/// # diesel::table! { posts (id) { id -> BigInt, score -> Integer } }
+/// #[derive(Queryable, Selectable, Keyset, async_graphql::SimpleObject)]
+/// #[keyset(order(new: id desc), order(top: score desc, id desc))]
+/// struct Post {
+///     #[tiebreaker]
+///     id: i64,
+///     score: i32,
+/// }
+///
+/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, score INTEGER NOT NULL)").execute(&mut conn).unwrap();
+/// # diesel::sql_query("INSERT INTO posts VALUES (1, 5), (2, 9), (3, 7)").execute(&mut conn).unwrap();
+/// // `posts(orderBy: TOP, direction: ASC, first: 2)`
+/// let args = ConnectionArgs::new(None, None, Some(2), None).unwrap();
+/// let query = || posts::table.select(Post::as_select());
+/// let (top, asc) = (PostOrder::Top, Some(SortDirection::Asc));
+/// let page = load_connection_by(query(), top, asc, &args, &mut conn, |post| post)?;
+/// assert_eq!(page.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [1, 3]);
+///
+/// // `after: <last cursor>` pages on in `top asc`, and only there.
+/// let after = ConnectionArgs::new(Some(page.edges[1].cursor.clone()), None, Some(2), None).unwrap();
+/// let next = load_connection_by(query(), top, asc, &after, &mut conn, |post| post)?;
+/// assert_eq!(next.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [2]);
+/// assert!(load_connection_by(query(), PostOrder::New, None, &after, &mut conn, |post| post).is_err());
+/// # Ok::<(), keyset_runtime::Error>(())
+/// ```
+pub fn load_connection_by<'query, Q, Conn, O, N>(
+    query: Q,
+    order: O,
+    dir: Option<SortDirection>,
+    args: &ConnectionArgs,
+    conn: &mut Conn,
+    node: impl FnMut(Q::Model) -> N,
+) -> Result<Connection<String, N>, Error>
+where
+    Q: Paginate + PageQueryBy<'query, Conn, O>,
+    O: Orders<Row = Q::Model>,
+    N: OutputType,
+{
+    connection(args.paginated_by(query, order, dir)?.load_edges(conn, true)?, args, node)
 }
 
 impl ConnectionArgs {
     /// The page these arguments ask for. `first: 0` / `last: 0` still fetch one row, to tell
     /// whether any lie that way.
-    fn paginated<Q: crate::Paginate>(&self, query: Q) -> Result<Paginated<Q>, Error>
-where {
-        let position = self.position::<Q::Model>()?;
+    fn paginated<Q: Paginate>(&self, query: Q) -> Result<Paginated<Q>, Error> {
+        let position = decode::<Q::Model>(&self.codec, &self.position, Reading::EitherWay)?;
         Ok(Paginated::from_position(query, position, self.limit().max(1), self.codec.clone())
+            .max_limit(self.max_limit))
+    }
+
+    /// The same page in the named order `order`, direction `dir`.
+    fn paginated_by<Q: Paginate, O: Orders<Row = Q::Model>>(
+        &self,
+        query: Q,
+        order: O,
+        dir: Option<SortDirection>,
+    ) -> Result<PaginatedBy<Q, O>, Error> {
+        let start = Start { position: self.position.clone(), reading: Reading::EitherWay };
+        let index = list_index(order, dir);
+        Ok(PaginatedBy::at(query, index, start, Some(self.limit().max(1)), self.codec.clone())?
             .max_limit(self.max_limit))
     }
 }
 
-/// The connection of `page`, loaded for `args`: its edges, each with its row's cursor, and
+/// The connection of a page loaded for `args`: its edges, each with its row's cursor, and
 /// `pageInfo`.
-fn connection<M: Keyset, N: OutputType>(
-    page: Page<M>,
+fn connection<Row, N: OutputType>(
+    Loaded { page, edges }: Loaded<Row>,
     args: &ConnectionArgs,
-    mut node: impl FnMut(M) -> N,
+    mut node: impl FnMut(Row) -> N,
 ) -> Result<Connection<String, N>, Error> {
     let limit = args.limit();
     // Ahead, the probe row says; behind, a cursor says (its row lay there), even on an empty page.
@@ -103,8 +171,7 @@ fn connection<M: Keyset, N: OutputType>(
     }
     let mut connection = Connection::new(has_previous_page, has_next_page);
     connection.edges.reserve(rows.len());
-    for row in rows {
-        let cursor = args.codec.issue::<M>(Direction::After, Anchor::Row(&row.cursor()))?;
+    for (row, cursor) in rows.into_iter().zip(edges) {
         connection.edges.push(Edge::new(cursor, node(row)));
     }
     Ok(connection)
@@ -161,5 +228,25 @@ where
     Q::Model: Send,
     N: OutputType,
 {
-    connection(args.paginated(query)?.load_page_async(conn).await?, args, node)
+    connection(args.paginated(query)?.load_edges_async(conn).await?, args, node)
+}
+
+/// [`load_connection_by`] on a diesel-async connection (feature `diesel-async`).
+#[cfg(feature = "diesel-async")]
+pub async fn load_connection_by_async<'query, Q, Conn, O, N>(
+    query: Q,
+    order: O,
+    dir: Option<SortDirection>,
+    args: &ConnectionArgs,
+    conn: &mut Conn,
+    node: impl FnMut(Q::Model) -> N,
+) -> Result<Connection<String, N>, Error>
+where
+    Q: Paginate + crate::AsyncPageQueryBy<'query, Conn, O>,
+    O: Orders<Row = Q::Model>,
+    Q::Model: Send,
+    N: OutputType,
+{
+    let loaded = args.paginated_by(query, order, dir)?.load_edges_async(conn, true).await?;
+    connection(loaded, args, node)
 }

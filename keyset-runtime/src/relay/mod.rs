@@ -107,14 +107,13 @@ mod load;
 
 use async_graphql::ErrorExtensions;
 
-pub use load::{load_connection, load_connection_map};
+pub use load::{load_connection, load_connection_by, load_connection_map};
 #[cfg(feature = "diesel-async")]
-pub use load::{load_connection_async, load_connection_map_async};
+pub use load::{load_connection_async, load_connection_by_async, load_connection_map_async};
 
-use crate::position::Position;
 use crate::request::{clamp, RequestedPosition};
-use crate::token::{Anchor, Codec, CursorError, Direction};
-use crate::{Error, Keyset, PageRequest};
+use crate::token::Codec;
+use crate::{Error, PageRequest};
 
 /// The validated `first`, `after`, `last` and `before` arguments of a Relay connection field.
 ///
@@ -258,49 +257,9 @@ impl ConnectionArgs {
         matches!(self.position, RequestedPosition::Last | RequestedPosition::Before(_))
     }
 
-    /// The page's start, its cursor decoded as a row of model `M`.
-    fn position<M: Keyset>(&self) -> Result<Position<M::Cursor>, CursorError> {
-        Ok(match &self.position {
-            RequestedPosition::After(token) => {
-                Position::from_anchor(Direction::After, self.anchor::<M>(Direction::After, token)?)
-            }
-            RequestedPosition::Before(token) => Position::from_anchor(
-                Direction::Before,
-                self.anchor::<M>(Direction::Before, token)?,
-            ),
-            RequestedPosition::Last => Position::Last,
-            // `new` builds no page number.
-            RequestedPosition::First | RequestedPosition::Number(_) => Position::First,
-        })
-    }
-
     /// Whether the arguments named a cursor.
     fn has_cursor(&self) -> bool {
         matches!(self.position, RequestedPosition::After(_) | RequestedPosition::Before(_))
-    }
-
-    /// What a token sent as `direction` names. A row's token reads both ways, whichever
-    /// direction it was issued for: Relay uses one cursor both ways. A REST token of an empty
-    /// page names an end of the listing, and only in its own direction (the start is no place to
-    /// page backward from).
-    fn anchor<M: Keyset>(
-        &self,
-        direction: Direction,
-        token: &str,
-    ) -> Result<Anchor<M::Cursor>, CursorError> {
-        let other = match direction {
-            Direction::After => Direction::Before,
-            Direction::Before => Direction::After,
-        };
-        match self.codec.read::<M>(direction, token) {
-            Err(wrong @ CursorError::WrongDirection { .. }) => {
-                match self.codec.read::<M>(other, token)? {
-                    Anchor::End => Err(wrong),
-                    row => Ok(row),
-                }
-            }
-            read => read,
-        }
     }
 }
 
