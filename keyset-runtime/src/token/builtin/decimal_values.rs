@@ -108,7 +108,10 @@ mod tests {
         assert!(invalid(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0]));
         // Lengths past the end, one of them as long as a varint gets: nothing is allocated.
         assert_eq!(read(&[0, 4, 1]), Err(CursorError::Truncated));
-        assert_eq!(read(&[0, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), Err(CursorError::Truncated));
+        assert_eq!(
+            read(&[0, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
+            Err(CursorError::Truncated)
+        );
         assert_eq!(read(&[0]), Err(CursorError::Truncated));
         assert_eq!(read(&[]), Err(CursorError::Truncated));
     }

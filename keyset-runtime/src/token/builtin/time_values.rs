@@ -99,7 +99,8 @@ impl CursorValue for Time {
 
 #[cfg(test)]
 mod tests {
-    use time::macros::{date, datetime, offset, time};
+    use time::macros::{datetime, offset, time};
+    use time::Month;
 
     use super::*;
     use crate::token::builtin::tests::round_trip;
@@ -118,11 +119,16 @@ mod tests {
         round_trip(PrimitiveDateTime::MAX);
         round_trip(PrimitiveDateTime::MIN.assume_offset(offset!(+23:59:59)));
         round_trip(PrimitiveDateTime::MAX.assume_offset(offset!(-23:59:59)));
-        round_trip(date!(-40-02-29));
+        round_trip(leap_day_of_year_minus_40());
         round_trip(Date::MIN);
         round_trip(Date::MAX);
         round_trip(time!(23:59:59.999_999_999));
         round_trip(Time::MIDNIGHT);
+    }
+
+    /// February 29th of the year -40 (41 BC, proleptic Gregorian), as chrono's test writes it.
+    fn leap_day_of_year_minus_40() -> Date {
+        Date::from_calendar_date(-40, Month::February, 29).unwrap()
     }
 
     fn read_back(value: OffsetDateTime) -> OffsetDateTime {
@@ -143,11 +149,14 @@ mod tests {
         let chrono_at = chrono::DateTime::from_timestamp(-1_700_000_000, 7).unwrap();
         let at = OffsetDateTime::from_unix_timestamp(-1_700_000_000).unwrap();
         let at = at.replace_nanosecond(7).unwrap();
-        assert_eq!(bytes(PrimitiveDateTime::new(at.date(), at.time())), bytes(chrono_at.naive_utc()));
+        assert_eq!(
+            bytes(PrimitiveDateTime::new(at.date(), at.time())),
+            bytes(chrono_at.naive_utc())
+        );
         let east = chrono::FixedOffset::east_opt(3600).unwrap();
         assert_eq!(bytes(at.to_offset(offset!(+1))), bytes(chrono_at.with_timezone(&east)));
         let chrono_date = chrono::NaiveDate::from_ymd_opt(-40, 2, 29).unwrap();
-        assert_eq!(bytes(date!(-40-02-29)), bytes(chrono_date));
+        assert_eq!(bytes(leap_day_of_year_minus_40()), bytes(chrono_date));
         let chrono_time = chrono::NaiveTime::from_hms_nano_opt(13, 5, 9, 42).unwrap();
         assert_eq!(bytes(time!(13:05:09.000_000_042)), bytes(chrono_time));
     }
