@@ -1,4 +1,4 @@
-//! Build-time index migrations for [keyset](https://github.com/keyset-rs/keyset) models, and the
+//! Build-time index migrations for [keyset](https://docs.rs/keyset-runtime) models, and the
 //! code generator behind `#[derive(Keyset)]` that they share.
 //!
 //! Add it to `[build-dependencies]` and let the build script write the Diesel migrations for

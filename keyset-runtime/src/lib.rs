@@ -253,6 +253,13 @@
 //! `uuid::Uuid`. A type of your own implements it in a few lines, by writing itself as one of
 //! those (see [`CursorValue`](token::CursorValue)).
 //!
+//! Two more features mirror Diesel's, and turn Diesel's on: `time` for the time crate's
+//! `PrimitiveDateTime` (`Timestamp`), `OffsetDateTime` (`Timestamptz`), `Date` and `Time`, to the
+//! nanosecond and with the offset kept, in the same token bytes as chrono's; `numeric` for
+//! `bigdecimal::BigDecimal` (`Numeric`), exact at any precision with its scale kept (`1.50` stays
+//! `1.50`). A decimal's scale travels up to 16383 either way (PostgreSQL's largest), and a row
+//! whose digits do not fit in a token is [`Error::KeysTooLong`], as a long string is.
+//!
 //! # Tokens
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the model

@@ -68,6 +68,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/key_types.rs"]
+mod key_types;
 #[path = "../suite/migration_writer.rs"]
 mod migration_writer;
 #[path = "../suite/migrations.rs"]

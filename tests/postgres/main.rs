@@ -67,6 +67,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/key_types.rs"]
+mod key_types;
 #[path = "../suite/migration_writer.rs"]
 mod migration_writer;
 #[path = "../suite/migrations.rs"]
@@ -82,6 +84,7 @@ mod concurrently;
 mod plan;
 mod shared;
 mod sql;
+mod zoned_and_wide_keys;
 
 /// A fresh database for the migrations test, and how to read its plans.
 mod migrations_db {

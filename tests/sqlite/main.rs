@@ -78,6 +78,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/jump.rs"]
 mod jump;
+#[path = "../suite/key_types.rs"]
+mod key_types;
 #[path = "../suite/migration_writer.rs"]
 mod migration_writer;
 #[path = "../suite/migrations.rs"]
@@ -90,6 +92,7 @@ mod props;
 mod walk;
 
 mod hygiene;
+mod key_type_tokens;
 mod levels;
 mod plan;
 mod request;

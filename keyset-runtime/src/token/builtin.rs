@@ -1,6 +1,7 @@
 //! The built-in [`CursorValue`] impls (formats in `value.rs`'s table): integers, floats, `bool`,
 //! strings, bytes, options and tuples; chrono's dates and times (feature `chrono`); `uuid::Uuid`
-//! (feature `uuid`).
+//! (feature `uuid`); the time crate's dates and times (feature `time`, in `builtin/time_values.rs`);
+//! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`).
 
 use super::value::{invalid, CursorValue, Reader, Writer};
 use super::CursorError;
@@ -213,6 +214,12 @@ mod chrono_values {
     }
 }
 
+#[cfg(feature = "time")]
+mod time_values;
+
+#[cfg(feature = "numeric")]
+mod decimal_values;
+
 #[cfg(feature = "uuid")]
 impl CursorValue for uuid::Uuid {
     fn write(&self, out: &mut Writer) {
@@ -227,7 +234,7 @@ impl CursorValue for uuid::Uuid {
 mod tests {
     use super::*;
 
-    fn round_trip<T: CursorValue + PartialEq + std::fmt::Debug>(value: T) -> Vec<u8> {
+    pub(super) fn round_trip<T: CursorValue + PartialEq + std::fmt::Debug>(value: T) -> Vec<u8> {
         let mut out = Writer::default();
         value.write(&mut out);
         let bytes = out.into_bytes();

@@ -24,6 +24,8 @@
 //! | chrono `NaiveDate` | zigzag varint days since 0001-01-01 |
 //! | chrono `NaiveTime` | varint seconds since midnight, varint nanoseconds |
 //! | `uuid::Uuid` | its 16 bytes |
+//! | time `PrimitiveDateTime`, `OffsetDateTime`, `Date`, `Time` | as chrono's `NaiveDateTime`, `DateTime<FixedOffset>`, `NaiveDate`, `NaiveTime` (the same bytes) |
+//! | `bigdecimal::BigDecimal` | zigzag varint scale (at most 16383 either way, PostgreSQL's largest); varint of the unscaled integer's byte length shifted left once, the low bit set when negative; its magnitude, little-endian (`19.99` is 4 bytes) |
 //!
 //! Reading never panics and allocates only what the token holds: a length prefix is checked
 //! against the bytes left before anything is allocated. The impls are in `builtin.rs`.
@@ -34,8 +36,9 @@ use super::CursorError;
 /// the generated `<Model>Cursor` (its fields in order).
 ///
 /// Implemented for integers, `bool`, floats, `String`, `Vec<u8>` and `Option<T>`, for chrono's
-/// dates and times with the `chrono` feature and `uuid::Uuid` with the `uuid` feature. For a
-/// type of your own, write it as one of those:
+/// dates and times with the `chrono` feature, `uuid::Uuid` with the `uuid` feature, the time
+/// crate's dates and times with the `time` feature and `bigdecimal::BigDecimal` (Diesel's
+/// `Numeric`) with the `numeric` feature. For a type of your own, write it as one of those:
 ///
 /// ```
 /// use keyset_runtime::token::{CursorError, CursorValue, Reader, Writer};
@@ -61,7 +64,7 @@ use super::CursorError;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be written into a cursor token",
     label = "a sort key's type must implement `CursorValue`",
-    note = "integers, bool, floats, String, Vec<u8> and Option<T> are built in; enable keyset-runtime's `chrono` or `uuid` feature for those types",
+    note = "integers, bool, floats, String, Vec<u8> and Option<T> are built in; enable keyset-runtime's `chrono`, `uuid`, `time` or `numeric` feature for those types",
     note = "for a type of your own, implement `keyset_runtime::token::CursorValue` by writing it as a built-in type (see its docs)"
 )]
 pub trait CursorValue: Sized {

@@ -1,0 +1,201 @@
+//! The time crate's dates and times (feature `time`), in the same bytes as chrono's
+//! (`value.rs`'s table): a token issued before a model moved from chrono to time, or back, still
+//! reads.
+
+use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+
+use super::{invalid, CursorError, CursorValue, Reader, Writer};
+
+/// The Julian day of 0001-01-01 minus one: chrono counts a date's days from the common era
+/// (0001-01-01 is day 1), the time crate by Julian day.
+const JULIAN_DAY_OF_CE: i32 = 1_721_425;
+
+/// An instant, written as UTC seconds since 1970 and nanoseconds.
+fn write_instant(at: OffsetDateTime, out: &mut Writer) {
+    out.signed(at.unix_timestamp());
+    out.varint(at.nanosecond().into());
+}
+
+fn read_instant(input: &mut Reader<'_>) -> Result<OffsetDateTime, CursorError> {
+    let (seconds, nanos) = (input.signed()?, input.varint()?);
+    u32::try_from(nanos)
+        .ok()
+        .and_then(|nanos| {
+            OffsetDateTime::from_unix_timestamp(seconds).ok()?.replace_nanosecond(nanos).ok()
+        })
+        .ok_or_else(|| invalid("a timestamp out of range"))
+}
+
+/// Diesel's `Timestamp` (and SQLite's and MySQL's date-times): the date and time as if in UTC.
+impl CursorValue for PrimitiveDateTime {
+    fn write(&self, out: &mut Writer) {
+        write_instant(self.assume_utc(), out);
+    }
+    fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+        read_instant(input).map(|at| PrimitiveDateTime::new(at.date(), at.time()))
+    }
+}
+
+/// Diesel's `Timestamptz`: the instant, then the offset it is shown at, so the value reads back
+/// exactly as written (PostgreSQL gives it back at UTC, an offset of one byte).
+impl CursorValue for OffsetDateTime {
+    fn write(&self, out: &mut Writer) {
+        write_instant(*self, out);
+        out.signed(self.offset().whole_seconds().into());
+    }
+    /// Read as the local date and time it shows, so every value the crate holds reads back,
+    /// also one whose UTC instant lies past the crate's range of years.
+    fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+        let (seconds, nanos, offset) = (input.signed()?, input.varint()?, input.signed()?);
+        let offset = i32::try_from(offset)
+            .ok()
+            .and_then(|offset| UtcOffset::from_whole_seconds(offset).ok())
+            .ok_or_else(|| invalid("a UTC offset out of range"))?;
+        seconds
+            .checked_add(offset.whole_seconds().into())
+            .zip(u32::try_from(nanos).ok())
+            .and_then(|(local, nanos)| {
+                OffsetDateTime::from_unix_timestamp(local).ok()?.replace_nanosecond(nanos).ok()
+            })
+            .map(|local| PrimitiveDateTime::new(local.date(), local.time()).assume_offset(offset))
+            .ok_or_else(|| invalid("a timestamp out of range"))
+    }
+}
+
+impl CursorValue for Date {
+    fn write(&self, out: &mut Writer) {
+        out.signed((self.to_julian_day() - JULIAN_DAY_OF_CE).into());
+    }
+    fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+        i32::try_from(input.signed()?)
+            .ok()
+            .and_then(|days| days.checked_add(JULIAN_DAY_OF_CE))
+            .and_then(|julian_day| Date::from_julian_day(julian_day).ok())
+            .ok_or_else(|| invalid("a date out of range"))
+    }
+}
+
+impl CursorValue for Time {
+    fn write(&self, out: &mut Writer) {
+        let (hours, minutes, seconds, nanos) = self.as_hms_nano();
+        out.varint(u64::from(hours) * 3600 + u64::from(minutes) * 60 + u64::from(seconds));
+        out.varint(nanos.into());
+    }
+    fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+        let (seconds, nanos) = (input.varint()?, input.varint()?);
+        let time = match (u32::try_from(seconds), u32::try_from(nanos)) {
+            (Ok(seconds @ 0..86_400), Ok(nanos)) => Time::from_hms_nano(
+                (seconds / 3600) as u8,
+                (seconds / 60 % 60) as u8,
+                (seconds % 60) as u8,
+                nanos,
+            )
+            .ok(),
+            _ => None,
+        };
+        time.ok_or_else(|| invalid("a time of day out of range"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::{datetime, offset, time};
+    use time::Month;
+
+    use super::*;
+    use crate::token::builtin::tests::round_trip;
+
+    /// Exact equality: `OffsetDateTime`'s `==` compares instants only, so its offset is compared
+    /// on its own.
+    #[test]
+    fn time_values_round_trip_exactly() {
+        let at = datetime!(2023-11-14 22:13:20.123456789);
+        assert_eq!(round_trip(at).len(), 5 + 4);
+        let local = at.assume_offset(offset!(-5));
+        let back = read_back(local);
+        assert_eq!((back, back.offset()), (local, offset!(-5)));
+        round_trip(at.assume_utc());
+        round_trip(PrimitiveDateTime::MIN);
+        round_trip(PrimitiveDateTime::MAX);
+        round_trip(PrimitiveDateTime::MIN.assume_offset(offset!(+23:59:59)));
+        round_trip(PrimitiveDateTime::MAX.assume_offset(offset!(-23:59:59)));
+        round_trip(leap_day_of_year_minus_40());
+        round_trip(Date::MIN);
+        round_trip(Date::MAX);
+        round_trip(time!(23:59:59.999_999_999));
+        round_trip(Time::MIDNIGHT);
+    }
+
+    /// February 29th of the year -40 (41 BC, proleptic Gregorian), as chrono's test writes it.
+    fn leap_day_of_year_minus_40() -> Date {
+        Date::from_calendar_date(-40, Month::February, 29).unwrap()
+    }
+
+    fn read_back(value: OffsetDateTime) -> OffsetDateTime {
+        let mut out = Writer::default();
+        value.write(&mut out);
+        OffsetDateTime::read(&mut Reader::new(&out.into_bytes())).unwrap()
+    }
+
+    /// The same bytes as chrono's types, so tokens survive a move between the two crates.
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn time_values_are_written_as_chrono_writes_them() {
+        fn bytes(value: impl CursorValue) -> Vec<u8> {
+            let mut out = Writer::default();
+            value.write(&mut out);
+            out.into_bytes()
+        }
+        let chrono_at = chrono::DateTime::from_timestamp(-1_700_000_000, 7).unwrap();
+        let at = OffsetDateTime::from_unix_timestamp(-1_700_000_000).unwrap();
+        let at = at.replace_nanosecond(7).unwrap();
+        assert_eq!(
+            bytes(PrimitiveDateTime::new(at.date(), at.time())),
+            bytes(chrono_at.naive_utc())
+        );
+        let east = chrono::FixedOffset::east_opt(3600).unwrap();
+        assert_eq!(bytes(at.to_offset(offset!(+1))), bytes(chrono_at.with_timezone(&east)));
+        let chrono_date = chrono::NaiveDate::from_ymd_opt(-40, 2, 29).unwrap();
+        assert_eq!(bytes(leap_day_of_year_minus_40()), bytes(chrono_date));
+        let chrono_time = chrono::NaiveTime::from_hms_nano_opt(13, 5, 9, 42).unwrap();
+        assert_eq!(bytes(time!(13:05:09.000_000_042)), bytes(chrono_time));
+    }
+
+    /// Whether `bytes` are refused as a `T` with [`CursorError::InvalidValues`].
+    fn invalid<T: CursorValue>(bytes: &[u8]) -> bool {
+        matches!(T::read(&mut Reader::new(bytes)), Err(CursorError::InvalidValues(_)))
+    }
+
+    fn signed(values: &[i64]) -> Writer {
+        let mut out = Writer::default();
+        values.iter().for_each(|&value| out.signed(value));
+        out
+    }
+
+    #[test]
+    fn out_of_range_time_values_are_errors() {
+        let too_late = signed(&[i64::MAX, 0]).into_bytes();
+        assert!(invalid::<PrimitiveDateTime>(&too_late));
+        let mut nanos = signed(&[0]);
+        nanos.varint(1_000_000_000);
+        assert!(invalid::<PrimitiveDateTime>(&nanos.into_bytes()));
+        // An offset past the crate's largest (25:59:59).
+        assert!(invalid::<OffsetDateTime>(&signed(&[0, 0, 26 * 3600]).into_bytes()));
+        // The latest date and time, shown one hour east: a year past the crate's range.
+        let mut past_range = Writer::default();
+        PrimitiveDateTime::MAX.write(&mut past_range);
+        past_range.signed(3600);
+        assert!(invalid::<OffsetDateTime>(&past_range.into_bytes()));
+        assert!(invalid::<Date>(&signed(&[i64::from(i32::MAX)]).into_bytes()));
+        assert!(invalid::<Date>(&signed(&[i64::MIN]).into_bytes()));
+        let mut midnight_again = Writer::default();
+        midnight_again.varint(86_400);
+        midnight_again.varint(0);
+        assert!(invalid::<Time>(&midnight_again.into_bytes()));
+        let mut too_many_nanos = Writer::default();
+        too_many_nanos.varint(0);
+        too_many_nanos.varint(1_000_000_000);
+        assert!(invalid::<Time>(&too_many_nanos.into_bytes()));
+        assert_eq!(Time::read(&mut Reader::new(&[0])), Err(CursorError::Truncated));
+    }
+}
