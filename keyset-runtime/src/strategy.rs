@@ -6,7 +6,7 @@
 
 use crate::order::SortOrder;
 use crate::sql::{
-    End, Key, KeyShape, Nullable, NullsPlacement, Seek, SeekLevel, SortDirection, Walk,
+    End, Key, KeyDirection, KeyShape, Nullable, NullsPlacement, Seek, SeekLevel, Walk,
 };
 
 /// A list of sort keys, and the statements a page of it may run. Implemented for every list
@@ -68,14 +68,14 @@ impl FetchShape for End {
     type Strategy = TieLevels;
 }
 
-impl<C: 'static, D: SortDirection, V: 'static, N: FetchShape> FetchShape for Key<C, D, V, N> {
+impl<C: 'static, D: KeyDirection, V: 'static, N: FetchShape> FetchShape for Key<C, D, V, N> {
     type Strategy = N::Strategy;
 }
 
 impl<C, D, P, V, N> FetchShape for Key<C, Nullable<D, P>, V, N>
 where
     C: 'static,
-    D: SortDirection,
+    D: KeyDirection,
     P: NullsPlacement,
     V: 'static,
     N: KeyShape,

@@ -22,16 +22,16 @@ pub struct Asc;
 pub struct Desc;
 
 /// A sort direction, known at compile time.
-pub trait SortDirection: 'static {
+pub trait KeyDirection: 'static {
     /// Whether this direction is descending.
     const DESC: bool;
 }
 
-impl SortDirection for Asc {
+impl KeyDirection for Asc {
     const DESC: bool = false;
 }
 
-impl SortDirection for Desc {
+impl KeyDirection for Desc {
     const DESC: bool = true;
 }
 
@@ -75,7 +75,7 @@ impl KeyShape for End {
     const NULLABLE: bool = false;
 }
 
-impl<C: 'static, D: SortDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
+impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
     const LEN: usize = 1 + N::LEN;
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
@@ -161,7 +161,7 @@ impl<DB, C, D, V, N> SortColumns<DB> for Key<C, D, V, N>
 where
     DB: Backend + SeekDialect,
     C: QueryFragment<DB> + 'static,
-    D: SortDirection,
+    D: KeyDirection,
     V: 'static,
     N: SortColumns<DB>,
 {
@@ -241,7 +241,7 @@ impl<DB, C, D, V, N> SeekKeys<DB> for Key<C, D, V, N>
 where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
-    D: SortDirection,
+    D: KeyDirection,
     V: ToSql<C::SqlType, DB> + 'static,
     N: SeekKeys<DB>,
 {

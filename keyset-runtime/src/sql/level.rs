@@ -20,7 +20,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{Bool, HasSqlType};
 use diesel::{Expression, QueryResult};
 
-use super::keys::{strict_op, End, Key, KeyShape, KeysAppearOn, SeekKeys, SortDirection};
+use super::keys::{strict_op, End, Key, KeyDirection, KeyShape, KeysAppearOn, SeekKeys};
 use super::{SeekDialect, Walk};
 use crate::order::SortOrder;
 
@@ -47,7 +47,7 @@ impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
 where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
-    D: SortDirection,
+    D: KeyDirection,
     V: ToSql<C::SqlType, DB> + 'static,
     N: LevelKeys<DB>,
 {

@@ -39,8 +39,8 @@ use diesel::{Expression, QueryResult};
 
 pub use dialect::SeekDialect;
 pub use keys::{
-    Asc, Desc, End, Key, KeyShape, KeysAppearOn, LeadingNulls, Region, SeekKeys, SortColumns,
-    SortDirection,
+    Asc, Desc, End, Key, KeyDirection, KeyShape, KeysAppearOn, LeadingNulls, Region, SeekKeys,
+    SortColumns,
 };
 pub use level::{LevelKeys, SeekLevel};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};

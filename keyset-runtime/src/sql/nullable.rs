@@ -26,7 +26,7 @@ use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
 use super::keys::{
-    bound_op, strict_op, Key, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns, SortDirection,
+    bound_op, strict_op, Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns,
 };
 use super::SeekDialect;
 
@@ -62,7 +62,7 @@ fn nulls_after<P: NullsPlacement>(backward: bool) -> bool {
     P::FIRST == backward
 }
 
-impl<C: 'static, D: SortDirection, P: NullsPlacement, V: 'static, N: KeyShape> KeyShape
+impl<C: 'static, D: KeyDirection, P: NullsPlacement, V: 'static, N: KeyShape> KeyShape
     for Key<C, Nullable<D, P>, V, N>
 {
     const LEN: usize = 1 + N::LEN;
@@ -76,7 +76,7 @@ impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>
 where
     DB: Backend + SeekDialect,
     C: QueryFragment<DB> + 'static,
-    D: SortDirection,
+    D: KeyDirection,
     P: NullsPlacement,
     V: 'static,
     N: SortColumns<DB>,
@@ -120,7 +120,7 @@ impl<DB, C, D, P, T, N> SeekKeys<DB> for Key<C, Nullable<D, P>, Option<T>, N>
 where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
-    D: SortDirection,
+    D: KeyDirection,
     P: NullsPlacement,
     Option<T>: ToSql<C::SqlType, DB>,
     T: 'static,
