@@ -71,7 +71,7 @@ impl Walk for Backward {
 
 /// The ORDER BY of model `M`: `Forward` as declared, `Backward` its exact reverse.
 ///
-/// Built by [`Keyset::order_by`] and [`Keyset::reverse_order_by`].
+/// Built by [`Keyset::order_by`](crate::Keyset::order_by) and [`Keyset::reverse_order_by`](crate::Keyset::reverse_order_by).
 pub struct OrderBy<M: SortOrder, W> {
     columns: M::Columns,
     leading: LeadingNulls,
@@ -96,7 +96,7 @@ impl<M: SortOrder, W> OrderBy<M, W> {
 /// "Rows strictly after the cursor" (`Forward`) or "strictly before" (`Backward`) for model `M`,
 /// in the model's order, as one SQL predicate.
 ///
-/// Built by [`Keyset::after`] and [`Keyset::before`].
+/// Built by [`Keyset::after`](crate::Keyset::after) and [`Keyset::before`](crate::Keyset::before).
 pub struct Seek<M: SortOrder, W> {
     keys: M::Keys,
     region: Region,
