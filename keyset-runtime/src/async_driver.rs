@@ -14,10 +14,10 @@ use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
 use crate::machine::{Loaded, PageMachine, Statement};
-use crate::order::{decode_in, no_order, Nil, OrderList, Orders, SortOrder};
+use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated, SelectsModel};
-use crate::position::Position;
+use crate::position::{decode, Position};
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -403,7 +403,7 @@ where
                 conn,
             );
         }
-        match decode_in::<O, (O, Rest)>(&load.codec, &load.start) {
+        match decode::<O>(&load.codec, &load.start.position, load.start.reading) {
             Ok(position) => self.load_at_async(position, load.limit, load.codec, load.edges, conn),
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }

@@ -8,10 +8,10 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
 use crate::machine::{Loaded, PageMachine, Statement};
-use crate::order::{decode_in, no_order, Nil, OrderList, Orders, SortOrder};
+use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
-use crate::position::Position;
+use crate::position::{decode, Position};
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -246,7 +246,7 @@ where
         if index > 0 {
             return PageQueries::<'query, Conn, Rest>::load_in(self, index - 1, load, conn);
         }
-        let position = decode_in::<O, (O, Rest)>(&load.codec, &load.start)?;
+        let position = decode::<O>(&load.codec, &load.start.position, load.start.reading)?;
         load_at::<O, _, _>(self, position, (load.limit, &load.codec, load.edges), conn)
     }
 }

@@ -242,8 +242,18 @@ pub trait OrderList: 'static {
     type Row;
     /// The label of the order with tokens of `fingerprint`, if one of the list has them.
     fn label_of(fingerprint: u32) -> Option<&'static str>;
-    /// Reads a token sent to the order at `index`, only to refuse a bad one before any query.
-    fn check(index: usize, codec: &Codec, start: &Start) -> Result<(), Error>;
+    /// Reads a token sent to the order at `index`, only to refuse a bad one before any query. A
+    /// token of another order of the list is refused naming it.
+    fn check(index: usize, codec: &Codec, start: &Start) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        Self::check_in::<Self>(index, codec, start)
+    }
+
+    /// [`check`](Self::check) on this list, the tail of `All` from the walk's position: a token
+    /// is named from the whole list, so that an order declared before the requested one is too.
+    fn check_in<All: OrderList>(index: usize, codec: &Codec, start: &Start) -> Result<(), Error>;
 }
 
 /// The end of an [`OrderList`].
@@ -257,7 +267,7 @@ impl<Row: 'static> OrderList for Nil<Row> {
         None
     }
 
-    fn check(_: usize, _: &Codec, _: &Start) -> Result<(), Error> {
+    fn check_in<All: OrderList>(_: usize, _: &Codec, _: &Start) -> Result<(), Error> {
         Err(no_order())
     }
 }
@@ -272,11 +282,11 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
         Rest::label_of(fingerprint)
     }
 
-    fn check(index: usize, codec: &Codec, start: &Start) -> Result<(), Error> {
+    fn check_in<All: OrderList>(index: usize, codec: &Codec, start: &Start) -> Result<(), Error> {
         if index > 0 {
-            return Rest::check(index - 1, codec, start);
+            return Rest::check_in::<All>(index - 1, codec, start);
         }
-        decode_in::<O, Self>(codec, start).map(drop)
+        decode_in::<O, All>(codec, start).map(drop)
     }
 }
 
@@ -299,8 +309,9 @@ pub(crate) fn no_order() -> Error {
 
 /// The position a request asks for in order `O` of `List`: a token of another order of the list
 /// (`top` sent with `new`, or with the other direction) is refused naming the order it was
-/// issued for.
-pub(crate) fn decode_in<O: SortOrder, List: OrderList>(
+/// issued for. (A page loads only after its start was checked so: the drivers read it with
+/// [`decode`] again.)
+fn decode_in<O: SortOrder, List: OrderList>(
     codec: &Codec,
     start: &Start,
 ) -> Result<Position<O::Cursor>, Error> {
