@@ -242,8 +242,14 @@ pub trait OrderList: 'static {
     type Row;
     /// The label of the order with tokens of `fingerprint`, if one of the list has them.
     fn label_of(fingerprint: u32) -> Option<&'static str>;
-    /// Reads a token sent to the order at `index`, only to refuse a bad one before any query.
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error>;
+    /// Reads a token sent to the order at `index`, only to refuse a bad one before any query. A
+    /// token of another order of `All` (the whole list, of which this is the tail from the
+    /// walk's position) is refused naming it.
+    fn check<All: OrderList>(
+        index: usize,
+        codec: &Codec,
+        position: &RequestedPosition,
+    ) -> Result<(), Error>;
 }
 
 /// The end of an [`OrderList`].
@@ -257,7 +263,7 @@ impl<Row: 'static> OrderList for Nil<Row> {
         None
     }
 
-    fn check(_: usize, _: &Codec, _: &RequestedPosition) -> Result<(), Error> {
+    fn check<All: OrderList>(_: usize, _: &Codec, _: &RequestedPosition) -> Result<(), Error> {
         Err(no_order())
     }
 }
@@ -272,11 +278,16 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
         Rest::label_of(fingerprint)
     }
 
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error> {
+    fn check<All: OrderList>(
+        index: usize,
+        codec: &Codec,
+        position: &RequestedPosition,
+    ) -> Result<(), Error> {
         if index > 0 {
-            return Rest::check(index - 1, codec, position);
+            return Rest::check::<All>(index - 1, codec, position);
         }
-        decode_in::<O, Self>(codec, position).map(drop)
+        // The whole list, not `Self`: an order declared before this one issued the token too.
+        decode_in::<O, All>(codec, position).map(drop)
     }
 }
 

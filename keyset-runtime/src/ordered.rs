@@ -42,7 +42,7 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
         codec: Codec,
     ) -> Result<Self, Error> {
         let index = list_index(order, dir);
-        O::List::check(index, &codec, request.position())?;
+        O::List::check::<O::List>(index, &codec, request.position())?;
         request.served_limit(PageRequest::DEFAULT_MAX_LIMIT)?;
         Ok(PaginatedBy {
             query,
