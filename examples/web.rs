@@ -1,11 +1,14 @@
-//! The keyset web service: `GET /posts?limit=&after=&before=` as JSON pages, on axum.
+//! The keyset web service: `GET /posts?sort=&dir=&limit=&after=&before=` as JSON pages, on axum.
 //!
 //! ```sh
 //! cargo run -p keyset-examples --features web --example web
-//! curl 'http://127.0.0.1:3000/posts?limit=3'
+//! curl 'http://127.0.0.1:3000/posts?limit=3'                    # newest first (sort=new)
 //! curl 'http://127.0.0.1:3000/posts?limit=3&after=<next_cursor>'
 //! curl 'http://127.0.0.1:3000/posts?limit=3&before=<prev_cursor>'
-//! curl -X POST -H 'content-type: application/json' -d '{"title":"hello"}' http://127.0.0.1:3000/posts
+//! curl 'http://127.0.0.1:3000/posts?sort=top&limit=3'           # highest score first
+//! curl 'http://127.0.0.1:3000/posts?sort=top&dir=asc&limit=3'   # lowest score first, oldest first
+//! curl 'http://127.0.0.1:3000/posts?sort=title&limit=3'         # by title, A to Z
+//! curl -X POST -H 'content-type: application/json' -d '{"title":"hello","score":3}' http://127.0.0.1:3000/posts
 //! ```
 //!
 //! Served from a pool of diesel-async connections (deadpool): SQLite by default, in a new file in
@@ -13,7 +16,7 @@
 //! exit), seeded with 1 000 posts. `DATABASE_URL` selects another database: a SQLite file path,
 //! `postgres://..` with the `postgres` feature (`--features web,postgres`), or `mysql://..`
 //! (MariaDB or MySQL) with the `mysql` feature; neither links a C client library. The table and
-//! its index are created when missing. `ADDR` sets the address to listen on (default
+//! its indexes (one per sort order, `Post::INDEXES`) are created when missing. `ADDR` sets the address to listen on (default
 //! `127.0.0.1:3000`). The service itself is `examples/src/web.rs`.
 
 use keyset_examples::db::Db;
@@ -31,6 +34,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     println!("listening on http://{addr}");
     println!("  curl 'http://{addr}/posts?limit=3'");
     println!("  then follow next_cursor with ?after=, prev_cursor with ?before=");
+    println!("  other orders: ?sort=top or ?sort=title, either way with &dir=asc or &dir=desc");
     axum::serve(listener, router(db))
         .with_graceful_shutdown(keyset_examples::web::interrupted())
         .await?;

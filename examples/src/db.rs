@@ -1,6 +1,6 @@
-//! The database of the web and GraphQL examples: one table of posts, listed newest first, served
-//! from a pool of diesel-async connections: SQLite by default, PostgreSQL (feature `postgres`) or
-//! MariaDB/MySQL (feature `mysql`) by URL.
+//! The database of the web and GraphQL examples: one table of posts, listed newest first, by
+//! score or by title (the client chooses), served from a pool of diesel-async connections: SQLite
+//! by default, PostgreSQL (feature `postgres`) or MariaDB/MySQL (feature `mysql`) by URL.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -9,7 +9,8 @@ use chrono::{DateTime, NaiveDateTime};
 // diesel-async's `RunQueryDsl`, not diesel's prelude: both at once are ambiguous (E0034).
 use diesel::{ExpressionMethods, QueryDsl, Queryable, Selectable, SelectableHelper};
 use diesel_async::{AsyncConnectionCore, RunQueryDsl, SimpleAsyncConnection};
-use keyset_runtime::{AsyncPageQuery, Keyset, Page, PageRequest, Paginate};
+use keyset_runtime::migration::Backend as Dialect;
+use keyset_runtime::{AsyncPageQueryBy, Keyset, Page, PageRequest, Paginate, SortDirection};
 use serde::Serialize;
 
 use crate::pool::{sqlite_setup, Pool, PoolError, PoolOptions, SqliteConn, TempFile};
@@ -18,53 +19,72 @@ diesel::table! {
     posts (id) {
         id -> BigInt,
         created_at -> Timestamp,
+        score -> Integer,
         title -> Text,
     }
 }
 
-/// A post. Listed newest first; the primary key breaks ties between posts created in the same
-/// microsecond, so every post has one place in the list.
+/// A post, listed in the sort order a client names (`?sort=new|top|title`, [`PostOrder`]), in
+/// either direction (`?dir=asc|desc`, that of the order's first key). The primary key ends
+/// every order, so that posts with the same time, score or title each have one place in it.
+///
+/// `paginate` (the GraphQL example) pages in the first order, `new`. A token holds the title
+/// in the `title` order: up to [`Post::MAX_TITLE_LEN`] characters of up to 4 bytes each, more
+/// than the default 1024-character token takes.
 #[derive(Queryable, Selectable, Keyset, Serialize, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
+#[keyset(
+    max_token_len = 2048,
+    order(new: created_at desc, id desc),
+    order(top: score desc, created_at desc, id desc),
+    order(title: title asc, id asc)
+)]
 pub struct Post {
-    #[sort(desc)]
-    pub created_at: NaiveDateTime,
-    #[sort(desc)]
     #[tiebreaker]
     pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub score: i32,
     pub title: String,
 }
 
-/// The table, and the index that matches the ORDER BY (`created_at DESC, id DESC`), so that every
-/// page is one index seek. `AUTOINCREMENT`: a deleted post's id is never given to a new one (a
-/// plain `INTEGER PRIMARY KEY` reuses the highest id after it is deleted), as on the servers.
+impl Post {
+    /// The longest title, in characters: what MySQL's `VARCHAR(255)` holds (an index cannot
+    /// hold a whole `TEXT` there). Checked on every backend, so that they accept the same posts.
+    pub const MAX_TITLE_LEN: usize = 255;
+}
+
+/// The table; its indexes are the model's, [`Post::INDEXES`] (one per order, each served
+/// backwards for the other direction), so that every page is one index seek. `AUTOINCREMENT`: a
+/// deleted post's id is never given to a new one (a plain `INTEGER PRIMARY KEY` reuses the
+/// highest id after it is deleted), as on the servers.
 const SQLITE_DDL: &str = "
     CREATE TABLE IF NOT EXISTS posts (
         id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
         created_at TIMESTAMP NOT NULL,
+        score INTEGER NOT NULL DEFAULT 0,
         title TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC);";
+    )";
 
 #[cfg(feature = "postgres")]
 const POSTGRES_DDL: &str = "
     CREATE TABLE IF NOT EXISTS posts (
         id BIGSERIAL PRIMARY KEY,
         created_at TIMESTAMP NOT NULL,
+        score INTEGER NOT NULL DEFAULT 0,
         title TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS posts_created_at_desc_id_desc ON posts (created_at DESC, id DESC);";
+    )";
 
-/// MySQL has no `CREATE INDEX IF NOT EXISTS`, so the index comes with the table. `DATETIME(6)`
-/// keeps microseconds (plain `DATETIME` rounds them away, and ties would change).
+/// `DATETIME(6)` keeps microseconds (plain `DATETIME` rounds them away, and ties would change);
+/// the title is a `VARCHAR`, since a MySQL index holds a `TEXT` column only by a prefix, and
+/// `utf8mb4`, so that it holds any title.
 #[cfg(feature = "mysql")]
 const MYSQL_DDL: &str = "
     CREATE TABLE IF NOT EXISTS posts (
         id BIGINT AUTO_INCREMENT PRIMARY KEY,
         created_at DATETIME(6) NOT NULL,
-        title TEXT NOT NULL,
-        INDEX posts_created_at_desc_id_desc (created_at DESC, id DESC)
-    )";
+        score INT NOT NULL DEFAULT 0,
+        title VARCHAR(255) NOT NULL
+    ) DEFAULT CHARSET = utf8mb4";
 
 /// A pool of connections to the posts database, one arm per backend.
 ///
@@ -147,7 +167,7 @@ impl From<keyset_runtime::Error> for Error {
 
 impl Db {
     /// Opens a pool on `url` and seeds the table with `rows` posts when it is empty (the table
-    /// and its index are created when missing).
+    /// and its indexes are created when missing).
     ///
     /// `url` is `postgres://..` (feature `postgres`), `mysql://..` (feature `mysql`), or a SQLite
     /// file path (`sqlite://` prefix optional); `None` is a new SQLite file in the temporary
@@ -180,11 +200,22 @@ impl Db {
             }
         };
         match &backend {
-            Backend::Sqlite(pool) => prepare(&mut *pool.get().await?, SQLITE_DDL, rows).await?,
+            Backend::Sqlite(pool) => {
+                let indexes = index_ddl(Dialect::Sqlite, &[]);
+                prepare(&mut *pool.get().await?, SQLITE_DDL, &indexes, rows).await?
+            }
             #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => prepare(&mut *pool.get().await?, POSTGRES_DDL, rows).await?,
+            Backend::Postgres(pool) => {
+                let indexes = index_ddl(Dialect::Postgres, &[]);
+                prepare(&mut *pool.get().await?, POSTGRES_DDL, &indexes, rows).await?
+            }
             #[cfg(feature = "mysql")]
-            Backend::Mysql(pool) => prepare(&mut *pool.get().await?, MYSQL_DDL, rows).await?,
+            Backend::Mysql(pool) => {
+                let conn = &mut *pool.get().await?;
+                let existing = mysql_indexes(conn).await?;
+                let indexes = index_ddl(Dialect::Mysql, &existing);
+                prepare(conn, MYSQL_DDL, &indexes, rows).await?
+            }
         }
         Ok(Db(Arc::new(Shared { backend, description, _file: file })))
     }
@@ -200,21 +231,39 @@ impl Db {
         &self.0.description
     }
 
-    /// The page `request` asks for. A malformed or foreign token, or a zero limit, is an error
-    /// before any query runs; [`Error::is_client_error`] says to answer 400.
-    pub async fn page(&self, request: &PageRequest) -> Result<Page<Post>, Error> {
+    /// The page `request` asks for, in sort order `order`, its first key in direction `dir`
+    /// (`None`: as declared). A malformed token, one of another order or direction, or a zero
+    /// limit, is an error before any query runs; [`Error::is_client_error`] says to answer 400.
+    pub async fn page(
+        &self,
+        order: PostOrder,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+    ) -> Result<Page<Post>, Error> {
         Ok(match self.backend() {
-            Backend::Sqlite(pool) => page(&mut *pool.get().await?, request).await?,
+            Backend::Sqlite(pool) => page(&mut *pool.get().await?, order, dir, request).await?,
             #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => page(&mut *pool.get().await?, request).await?,
+            Backend::Postgres(pool) => page(&mut *pool.get().await?, order, dir, request).await?,
             #[cfg(feature = "mysql")]
-            Backend::Mysql(pool) => page(&mut *pool.get().await?, request).await?,
+            Backend::Mysql(pool) => page(&mut *pool.get().await?, order, dir, request).await?,
         })
     }
 
-    /// Adds a post and returns it as stored.
+    /// Adds a post with score 0 and returns it as stored: see [`insert_scored`](Self::insert_scored).
     pub async fn insert(&self, created_at: NaiveDateTime, title: &str) -> Result<Post, Error> {
-        let row = (posts::created_at.eq(created_at), posts::title.eq(title));
+        self.insert_scored(created_at, 0, title).await
+    }
+
+    /// Adds a post and returns it as stored. The title is at most [`Post::MAX_TITLE_LEN`]
+    /// characters (the caller checks: a longer one fails on MySQL only).
+    pub async fn insert_scored(
+        &self,
+        created_at: NaiveDateTime,
+        score: i32,
+        title: &str,
+    ) -> Result<Post, Error> {
+        let row =
+            (posts::created_at.eq(created_at), posts::score.eq(score), posts::title.eq(title));
         let insert = diesel::insert_into(posts::table).values(row);
         // The new id: SQLite and MySQL report it on the connection that inserted, which this
         // one keeps until both statements ran; PostgreSQL returns it.
@@ -236,7 +285,7 @@ impl Db {
                 diesel::select(id).get_result(conn).await?
             }
         };
-        Ok(Post { id, created_at, title: title.to_owned() })
+        Ok(Post { id, created_at, score, title: title.to_owned() })
     }
 
     /// Deletes a post; returns whether it existed.
@@ -252,13 +301,14 @@ impl Db {
         Ok(deleted > 0)
     }
 
-    /// Every post, in the list's order (a plain ORDER BY, for checks).
+    /// Every post, newest first (the `new` order; a plain ORDER BY, for checks).
     pub async fn all(&self) -> Result<Vec<Post>, Error> {
         // Selected by column, not `Post::as_select()` (whose type names the backend), so the
         // query is built once; the tuple is in `Post`'s field order.
         let all = posts::table.order(Post::order_by()).select((
-            posts::created_at,
             posts::id,
+            posts::created_at,
+            posts::score,
             posts::title,
         ));
         Ok(match self.backend() {
@@ -273,31 +323,73 @@ impl Db {
 
 /// The posts query a page is cut from, on backend `DB`: named so that code generic over the
 /// connection (`page` below, the GraphQL resolver) can bound it,
-/// `PostsQuery<C::Backend>: AsyncPageQuery<'static, C>`.
+/// `PostsQuery<C::Backend>: AsyncPageQueryBy<'static, C, PostOrder>` (every order) or
+/// `AsyncPageQuery<'static, C>` (the first).
 pub type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
-/// One page on any connection keyset can page posts on: the handler's code, written once.
-async fn page<C>(conn: &mut C, request: &PageRequest) -> Result<Page<Post>, keyset_runtime::Error>
+/// One page in the order the client chose, on any connection keyset can page posts on: the
+/// handler's code, written once for every backend and every order.
+async fn page<C>(
+    conn: &mut C,
+    order: PostOrder,
+    dir: Option<SortDirection>,
+    request: &PageRequest,
+) -> Result<Page<Post>, keyset_runtime::Error>
 where
     C: AsyncConnectionCore,
-    PostsQuery<C::Backend>: AsyncPageQuery<'static, C> + Paginate<Model = Post>,
+    PostsQuery<C::Backend>: AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post>,
 {
-    posts::table.select(Post::as_select()).paginate(request)?.load_page_async(conn).await
+    let query = posts::table.select(Post::as_select());
+    query.paginate_by(order, dir, request)?.load_page_async(conn).await
+}
+
+/// The `CREATE INDEX` statements of the indexes the orders need ([`Post::INDEXES`], the
+/// derive's DDL, so that they always match the orders), but those named in `existing`.
+fn index_ddl(dialect: Dialect, existing: &[String]) -> Vec<&'static str> {
+    Post::INDEXES
+        .iter()
+        .filter(|index| !existing.iter().any(|name| name == index.name))
+        .map(|index| index.create(dialect))
+        .collect()
+}
+
+/// The names of the indexes on `posts`: MySQL has no `CREATE INDEX IF NOT EXISTS` (MariaDB has),
+/// so the missing ones are created by name.
+#[cfg(feature = "mysql")]
+async fn mysql_indexes(
+    conn: &mut diesel_async::AsyncMysqlConnection,
+) -> Result<Vec<String>, Error> {
+    #[derive(diesel::QueryableByName)]
+    struct Index {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        name: String,
+    }
+    let indexes: Vec<Index> = diesel::sql_query(
+        "SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS \
+         WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'posts'",
+    )
+    .load(conn)
+    .await?;
+    Ok(indexes.into_iter().map(|index| index.name).collect())
 }
 
 fn last_id(sql: &str) -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
     diesel::dsl::sql::<diesel::sql_types::BigInt>(sql)
 }
 
-/// Creates the table (`ddl`) and, when it is empty, fills it with `rows` posts whose timestamps
-/// tie in groups of ten, ids shuffled against time.
-async fn prepare<C>(conn: &mut C, ddl: &str, rows: i64) -> Result<(), Error>
+/// Creates the table (`ddl`) and its `indexes` and, when it is empty, fills it with `rows` posts
+/// whose timestamps tie in groups of ten, ids shuffled against time; scores (0 to 6) tie too,
+/// and titles in pairs (`post 0` twice, ..), so that every order's later keys decide.
+async fn prepare<C>(conn: &mut C, ddl: &str, indexes: &[&str], rows: i64) -> Result<(), Error>
 where
     C: AsyncConnectionCore + SimpleAsyncConnection,
     diesel::dsl::Select<posts::table, diesel::dsl::CountStar>:
         diesel_async::methods::LoadQuery<'static, C, i64>,
 {
     conn.batch_execute(ddl).await?;
+    for index in indexes {
+        conn.batch_execute(index).await?;
+    }
     let existing: i64 = posts::table.count().get_result(conn).await?;
     if existing > 0 {
         return Ok(());
@@ -312,11 +404,13 @@ where
                 .naive_utc();
             // Literals of our own making (no user input): one multi-row INSERT per 500 rows,
             // which diesel-async's SQLite wrapper has no batch insert for.
-            format!("('{}', 'post {i}')", at.format("%Y-%m-%d %H:%M:%S%.6f"))
+            let (score, title) = ((i * 3) % 7, i / 2);
+            format!("('{}', {score}, 'post {title}')", at.format("%Y-%m-%d %H:%M:%S%.6f"))
         })
         .collect();
     for chunk in values.chunks(500) {
-        let sql = format!("INSERT INTO posts (created_at, title) VALUES {}", chunk.join(", "));
+        let sql =
+            format!("INSERT INTO posts (created_at, score, title) VALUES {}", chunk.join(", "));
         conn.batch_execute(&sql).await?;
     }
     Ok(())

@@ -1,10 +1,17 @@
 //! The JSON web service: keyset pages over HTTP with axum.
 //!
-//! - `GET /posts?limit=&after=&before=`: `200` with `{"items": [..], "next_cursor": .., "prev_cursor": ..}`
-//!   (a missing neighbour is `null`, never `""`); `?last=true` for the last page;
-//! - `POST /posts` with `{"title": ".."}`: `201` with the new post (it lists first: newest first);
-//! - any bad request (a malformed or foreign cursor, a cursor sent the wrong way, `after` with
-//!   `before`, a limit that is `0`, negative or not a number): `400` with `{"error": ".."}`.
+//! - `GET /posts?sort=&dir=&limit=&after=&before=`: `200` with
+//!   `{"items": [..], "next_cursor": .., "prev_cursor": ..}` (a missing neighbour is `null`,
+//!   never `""`); `?last=true` for the last page. `sort` is `new` (`created_at DESC, id DESC`,
+//!   the default), `top` (`score DESC, created_at DESC, id DESC`) or `title`
+//!   (`title ASC, id ASC`); `dir` (`asc` or `desc`) is the direction of the order's first key,
+//!   the other direction reversing every key; without it, the order as declared. Each item is
+//!   `{"id", "created_at", "score", "title"}`;
+//! - `POST /posts` with `{"title": ".."}` (and an optional `"score"`, default 0): `201` with the
+//!   new post (it lists first in `new`);
+//! - any bad request (an unknown `sort` or `dir`, a malformed or foreign cursor, a cursor of
+//!   another sort or direction, a cursor sent the wrong way, `after` with `before`, a limit that
+//!   is `0`, negative or not a number): `400` with `{"error": ".."}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
@@ -13,10 +20,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use keyset_runtime::{Page, PageRequest};
+use keyset_runtime::{Page, PageRequest, SortDirection};
 use serde::Deserialize;
 
-use crate::db::{self, Db, Post};
+use crate::db::{self, Db, Post, PostOrder};
 
 /// The service's routes, on the posts database. Each request takes a connection from the pool
 /// for as long as its statements run, and awaits them: nothing blocks an async thread (SQLite's
@@ -25,18 +32,36 @@ pub fn router(db: Db) -> Router {
     Router::new().route("/posts", get(list_posts).post(create_post)).with_state(db)
 }
 
-/// `GET /posts`: one page of posts, newest first.
+/// What `GET /posts` reads from its query string: the order, its direction, and the page
+/// (`?sort=top&dir=asc&limit=..&after=..`, `?before=..`, `?last=true`).
+#[derive(Deserialize)]
+pub struct ListParams {
+    /// `new`, `top` or `title`; `new` when absent. Any other name is refused with the valid
+    /// ones (serde's "unknown variant" message).
+    #[serde(default)]
+    pub sort: PostOrder,
+    /// `asc` or `desc`: the direction of the order's first key; `None`, the order as declared.
+    pub dir: Option<SortDirection>,
+    /// `limit`, and `after`, `before` or `last`.
+    #[serde(flatten)]
+    pub page: PageRequest,
+}
+
+/// `GET /posts`: one page of posts in the order the client chose. One handler for every order:
+/// the order is a value, and a token of another order or direction is refused by keyset.
 async fn list_posts(
     State(db): State<Db>,
-    PageParams(request): PageParams,
+    QueryParams(params): QueryParams<ListParams>,
 ) -> Result<Json<Page<Post>>, ApiError> {
-    Ok(Json(db.page(&request).await?))
+    Ok(Json(db.page(params.sort, params.dir, &params.page).await?))
 }
 
 /// The body of `POST /posts`.
 #[derive(Deserialize)]
 struct NewPost {
     title: String,
+    #[serde(default)]
+    score: i32,
 }
 
 /// `POST /posts`: adds a post, created now.
@@ -44,21 +69,27 @@ async fn create_post(
     State(db): State<Db>,
     JsonBody(post): JsonBody<NewPost>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
-    let post = db.insert(db::now(), &post.title).await?;
+    if post.title.chars().count() > Post::MAX_TITLE_LEN {
+        return Err(ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: format!("the title is longer than {} characters", Post::MAX_TITLE_LEN),
+        });
+    }
+    let post = db.insert_scored(db::now(), post.score, &post.title).await?;
     Ok((StatusCode::CREATED, Json(post)))
 }
 
-/// The page a request asks for, read from its query string (`?after=..&limit=..`, `?before=..`,
-/// `?last=true`). Unlike axum's `Query<PageRequest>`, whose rejection is plain text, any invalid
-/// parameter (`limit=ten`, `limit=-1`, `limit=0`, `after` with `before`) is a JSON [`ApiError`].
-pub struct PageParams(pub PageRequest);
+/// Parameters read from a query string ([`ListParams`]). Unlike axum's `Query`, whose rejection
+/// is plain text, any invalid parameter (`sort=hot`, `dir=up`, `limit=ten`, `limit=-1`,
+/// `limit=0`, `after` with `before`) is a JSON [`ApiError`].
+pub struct QueryParams<T>(pub T);
 
-impl<S: Send + Sync> FromRequestParts<S> for PageParams {
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryParams<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match Query::<PageRequest>::from_request_parts(parts, state).await {
-            Ok(Query(request)) => Ok(PageParams(request)),
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(params)) => Ok(QueryParams(params)),
             Err(rejection) => Err(ApiError::from(rejection)),
         }
     }
@@ -115,7 +146,8 @@ impl From<db::Error> for ApiError {
     }
 }
 
-/// `limit=ten`, `after` with `before`, ..: axum's message names the parameter and the reason.
+/// `sort=hot`, `limit=ten`, `after` with `before`, ..: axum's message names the parameter and
+/// the reason (for `sort` and `dir`, the valid names).
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         ApiError { status: StatusCode::BAD_REQUEST, message: rejection.body_text() }

@@ -4,7 +4,7 @@
 mod common;
 
 use chrono::{NaiveDateTime, TimeDelta};
-use keyset_examples::db::Db;
+use keyset_examples::db::{Db, Post};
 use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
 use keyset_runtime::token::{self, Direction};
@@ -15,10 +15,18 @@ use common::{encode, Server};
 
 /// A post as the JSON pages show it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Item {
     id: i64,
     created_at: NaiveDateTime,
+    score: i32,
     title: String,
+}
+
+impl From<Post> for Item {
+    fn from(post: Post) -> Self {
+        Item { id: post.id, created_at: post.created_at, score: post.score, title: post.title }
+    }
 }
 
 /// A page: its items, and its tokens (`None` for JSON `null`).
@@ -35,9 +43,20 @@ async fn start(rows: i64) -> (Db, Server) {
     (db, server)
 }
 
-/// `GET url`, which must be a 200 JSON page of exactly `items`, `next_cursor` and `prev_cursor`,
-/// with a missing token `null`, never `""`.
+/// `GET url` in the default order, newest first: see [`page_in`].
 async fn page(server: &Server, url: &str) -> JsonPage {
+    let page = page_in(server, url).await;
+    let items = &page.items;
+    assert!(
+        items.windows(2).all(|w| (w[0].created_at, w[0].id) > (w[1].created_at, w[1].id)),
+        "a page is newest first, whichever way it was fetched: {items:?}"
+    );
+    page
+}
+
+/// `GET url`, which must be a 200 JSON page of exactly `items`, `next_cursor` and `prev_cursor`,
+/// with a missing token `null`, never `""`, and items of exactly the post's fields.
+async fn page_in(server: &Server, url: &str) -> JsonPage {
     let reply = server.get(url).await;
     assert_eq!(reply.status, 200, "GET {url}: {}", reply.body);
     assert_eq!(reply.content_type, "application/json");
@@ -51,24 +70,20 @@ async fn page(server: &Server, url: &str) -> JsonPage {
         Value::String(token) if !token.is_empty() => Some(token.clone()),
         other => panic!("{key} must be a token or null, not {other}"),
     };
-    let items: Vec<Item> = serde_json::from_value(body["items"].clone()).expect("posts");
-    assert!(
-        items.windows(2).all(|w| (w[0].created_at, w[0].id) > (w[1].created_at, w[1].id)),
-        "a page is newest first, whichever way it was fetched: {items:?}"
-    );
+    let items: Vec<Item> = serde_json::from_value(body["items"].clone())
+        .unwrap_or_else(|err| panic!("GET {url}: posts of id, created_at, score, title: {err}"));
     JsonPage { next: token("next_cursor"), prev: token("prev_cursor"), items }
 }
 
 /// Every post in the table, newest first: the oracle.
 async fn table(db: &Db) -> Vec<Item> {
     let posts = db.all().await.expect("load all posts");
-    posts.into_iter().map(|p| Item { id: p.id, created_at: p.created_at, title: p.title }).collect()
+    posts.into_iter().map(Item::from).collect()
 }
 
 /// Inserts a post directly in the database, as another writer would.
 async fn insert(db: &Db, created_at: NaiveDateTime, title: &str) -> Item {
-    let post = db.insert(created_at, title).await.expect("insert");
-    Item { id: post.id, created_at: post.created_at, title: post.title }
+    Item::from(db.insert(created_at, title).await.expect("insert"))
 }
 
 fn ids(items: &[Item]) -> Vec<i64> {
@@ -256,8 +271,14 @@ async fn a_created_post_is_listed_first() {
     let reply = server.post_json("/posts", &json!({ "title": "hello, keyset" })).await;
     assert_eq!(reply.status, 201, "{}", reply.body);
     let created: Item = serde_json::from_value(reply.json()).unwrap();
-    assert_eq!(created.title, "hello, keyset");
+    assert_eq!((created.title.as_str(), created.score), ("hello, keyset", 0));
     assert_eq!(page(&server, "/posts?limit=1").await.items, [created]);
+
+    let reply = server.post_json("/posts", &json!({ "title": "scored", "score": 99 })).await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    let scored: Item = serde_json::from_value(reply.json()).unwrap();
+    assert_eq!(scored.score, 99);
+    assert_eq!(page_in(&server, "/posts?sort=top&limit=1").await.items, [scored]);
 }
 
 /// A database URL the pool cannot serve is an error that says why, before any request.
@@ -283,4 +304,182 @@ async fn unusable_databases_are_refused_with_the_reason() {
     assert!(open("postgres://localhost/x", 4).await.contains("add the `postgres` feature"));
     #[cfg(not(feature = "mysql"))]
     assert!(open("mysql://localhost/x", 4).await.contains("add the `mysql` feature"));
+}
+
+/// Every sort order as the SQL sorts it, computed from the rows in memory: `sort` with its
+/// first key in direction `dir` (`None`: as declared), the other direction reversing every key.
+fn in_order(rows: &[Item], sort: &str, dir: Option<&str>) -> Vec<Item> {
+    let mut rows = rows.to_vec();
+    let declared = match sort {
+        "new" => {
+            rows.sort_by_key(|row| std::cmp::Reverse((row.created_at, row.id)));
+            "desc"
+        }
+        "top" => {
+            rows.sort_by_key(|row| std::cmp::Reverse((row.score, row.created_at, row.id)));
+            "desc"
+        }
+        "title" => {
+            // Byte order: the seeded titles (`post <n>`) sort so under every collation here.
+            rows.sort_by(|a, b| (&a.title, a.id).cmp(&(&b.title, b.id)));
+            "asc"
+        }
+        other => panic!("no sort order {other}"),
+    };
+    if dir.is_some_and(|dir| dir != declared) {
+        rows.reverse();
+    }
+    rows
+}
+
+/// `?sort=..&dir=..`, or the part of it given.
+fn order_query(sort: Option<&str>, dir: Option<&str>) -> String {
+    let sort = sort.map(|sort| format!("&sort={sort}")).unwrap_or_default();
+    let dir = dir.map(|dir| format!("&dir={dir}")).unwrap_or_default();
+    format!("{sort}{dir}")
+}
+
+/// Every `sort` × `dir` (and neither), on every database of the build: walked forward to the
+/// end, then back from the last page to the first, each row exactly once, in the SQL's order.
+/// The seeded timestamps, scores and titles all tie, so pages end inside groups of ties and
+/// every later key, down to the id, decides.
+#[tokio::test]
+async fn every_sort_order_and_direction_walks_forward_and_back_over_http() {
+    for database in common::databases::all("web_orders", 100, PoolOptions::default()).await {
+        let server = Server::start(router(database.db.clone())).await;
+        let rows = table(&database.db).await;
+        let ties = |key: fn(&Item) -> String| {
+            let mut keys: Vec<String> = rows.iter().map(key).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            keys.len() < rows.len()
+        };
+        assert!(ties(|row| row.score.to_string()), "seeded scores tie");
+        assert!(ties(|row| format!("{} {}", row.score, row.created_at)), "and score with time");
+        assert!(ties(|row| row.title.clone()), "seeded titles tie");
+
+        let sorts = [None, Some("new"), Some("top"), Some("title")];
+        for (sort, dir) in
+            sorts.iter().flat_map(|&sort| [None, Some("asc"), Some("desc")].map(|dir| (sort, dir)))
+        {
+            let who = format!("{}, {}", database.name, order_query(sort, dir));
+            let expected = in_order(&rows, sort.unwrap_or("new"), dir);
+            let query = order_query(sort, dir);
+
+            let mut forward = Vec::new();
+            let mut url = format!("/posts?limit=9{query}");
+            let last = loop {
+                let page = page_in(&server, &url).await;
+                assert_eq!(page.prev.is_some(), !forward.is_empty(), "{who}: GET {url}");
+                forward.extend(page.items.iter().cloned());
+                match page.next {
+                    Some(next) => url = format!("/posts?limit=9{query}&after={next}"),
+                    None => break page,
+                }
+            };
+            assert_eq!(ids(&forward), ids(&expected), "{who}: forward, every row once, in order");
+            assert_eq!(forward, expected, "{who}: the rows as stored");
+
+            let mut pages = vec![last.items];
+            let mut prev = last.prev;
+            while let Some(token) = prev {
+                let page = page_in(&server, &format!("/posts?limit=9{query}&before={token}")).await;
+                assert!(page.next.is_some(), "{who}: a page before another has a next page");
+                pages.push(page.items);
+                prev = page.prev;
+            }
+            let backward: Vec<Item> = pages.into_iter().rev().flatten().collect();
+            assert_eq!(ids(&backward), ids(&expected), "{who}: back to the start, every row once");
+
+            let last = page_in(&server, &format!("/posts?last=true&limit=9{query}")).await;
+            assert_eq!(last.items, expected[expected.len() - last.items.len()..], "{who}: last");
+        }
+    }
+}
+
+/// `GET url`, which must be a 400 with `{"error": ..}`: the message.
+async fn refused(server: &Server, url: &str) -> String {
+    let reply = server.get(url).await;
+    assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
+    assert_eq!(reply.content_type, "application/json", "GET {url}");
+    let error = reply.json()["error"].as_str().map(str::to_owned);
+    error.unwrap_or_else(|| panic!("GET {url}: {}", reply.body))
+}
+
+/// An unknown `sort` or `dir` is a 400 naming the valid values.
+#[tokio::test]
+async fn unknown_sort_orders_and_directions_are_400_naming_the_valid_ones() {
+    let (_db, server) = start(20).await;
+    for url in ["/posts?sort=hot", "/posts?sort=Top&dir=asc", "/posts?sort=", "/posts?sort=new,top"]
+    {
+        let error = refused(&server, url).await;
+        assert!(
+            ["sort", "`new`", "`top`", "`title`"].iter().all(|name| error.contains(name)),
+            "GET {url}: {error:?} should name the sort orders"
+        );
+    }
+    for url in ["/posts?dir=up", "/posts?sort=top&dir=DESC", "/posts?dir="] {
+        let error = refused(&server, url).await;
+        assert!(
+            ["dir", "`asc`", "`desc`"].iter().all(|name| error.contains(name)),
+            "GET {url}: {error:?} should name the directions"
+        );
+    }
+}
+
+/// A token is for the order and direction that issued it: sent with another, it is a 400 that
+/// names both, on every database of the build (the check runs before any query).
+#[tokio::test]
+async fn a_token_of_another_sort_or_direction_is_400_naming_both() {
+    for database in common::databases::all("web_other_order", 30, PoolOptions::default()).await {
+        let server = Server::start(router(database.db.clone())).await;
+        let top = page_in(&server, "/posts?sort=top&limit=5").await.next.expect("a next page");
+        let new_asc = page_in(&server, "/posts?dir=asc&limit=5").await.next.expect("a next page");
+        let title = page_in(&server, "/posts?sort=title&last=true&limit=5").await;
+        let title = title.prev.expect("a previous page");
+        let cases = [
+            (format!("/posts?sort=new&after={top}"), "`top desc`, not `new desc`"),
+            (format!("/posts?after={top}"), "`top desc`, not `new desc`"),
+            (format!("/posts?sort=top&dir=asc&after={top}"), "`top desc`, not `top asc`"),
+            (format!("/posts?sort=title&after={top}"), "`top desc`, not `title asc`"),
+            (format!("/posts?after={new_asc}"), "`new asc`, not `new desc`"),
+            (format!("/posts?sort=new&dir=desc&after={new_asc}"), "`new asc`, not `new desc`"),
+            (format!("/posts?sort=top&before={title}"), "`title asc`, not `top desc`"),
+            (format!("/posts?sort=title&dir=desc&before={title}"), "`title asc`, not `title desc`"),
+        ];
+        for (url, mismatch) in cases {
+            let error = refused(&server, &url).await;
+            assert!(
+                error.contains("issued for the sort order") && error.contains(mismatch),
+                "{}: GET {url}: {error:?} should say {mismatch:?}",
+                database.name
+            );
+        }
+        // Sent with its own order, each pages on.
+        page_in(&server, &format!("/posts?sort=top&dir=desc&after={top}")).await;
+        page_in(&server, &format!("/posts?sort=new&dir=asc&after={new_asc}")).await;
+        page_in(&server, &format!("/posts?sort=title&before={title}")).await;
+    }
+}
+
+/// The longest title (255 characters of 4 bytes each) is a post on every backend, and the
+/// `title` order's token that holds it pages on; a longer one is refused.
+#[tokio::test]
+async fn the_longest_title_pages_in_the_title_order() {
+    for database in common::databases::all("web_long_title", 10, PoolOptions::default()).await {
+        let server = Server::start(router(database.db.clone())).await;
+        let longest = "\u{1F600}".repeat(Post::MAX_TITLE_LEN);
+        let reply = server.post_json("/posts", &json!({ "title": longest })).await;
+        assert_eq!(reply.status, 201, "{}: {}", database.name, reply.body);
+        let first = page_in(&server, "/posts?sort=title&dir=desc&limit=1").await;
+        assert_eq!(first.items[0].title, longest, "{}", database.name);
+        let next = first.next.expect("more posts");
+        let second = page_in(&server, &format!("/posts?sort=title&dir=desc&after={next}")).await;
+        assert_eq!(second.items.len(), 10, "{}", database.name);
+
+        let too_long = format!("{longest}x");
+        let reply = server.post_json("/posts", &json!({ "title": too_long })).await;
+        assert_eq!(reply.status, 422, "{}: {}", database.name, reply.body);
+        assert!(reply.json()["error"].as_str().unwrap().contains("255 characters"));
+    }
 }
