@@ -243,7 +243,20 @@ pub trait OrderList: 'static {
     /// The label of the order with tokens of `fingerprint`, if one of the list has them.
     fn label_of(fingerprint: u32) -> Option<&'static str>;
     /// Reads a token sent to the order at `index`, only to refuse a bad one before any query.
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error>;
+    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        Self::check_in::<Self>(index, codec, position)
+    }
+    /// [`check`](Self::check) of this list, the rest of `All` from some position on: a token of
+    /// another order is named from the whole list, so that one declared before the requested
+    /// order is named too.
+    fn check_in<All: OrderList>(
+        index: usize,
+        codec: &Codec,
+        position: &RequestedPosition,
+    ) -> Result<(), Error>;
 }
 
 /// The end of an [`OrderList`].
@@ -257,7 +270,7 @@ impl<Row: 'static> OrderList for Nil<Row> {
         None
     }
 
-    fn check(_: usize, _: &Codec, _: &RequestedPosition) -> Result<(), Error> {
+    fn check_in<All: OrderList>(_: usize, _: &Codec, _: &RequestedPosition) -> Result<(), Error> {
         Err(no_order())
     }
 }
@@ -272,11 +285,15 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
         Rest::label_of(fingerprint)
     }
 
-    fn check(index: usize, codec: &Codec, position: &RequestedPosition) -> Result<(), Error> {
+    fn check_in<All: OrderList>(
+        index: usize,
+        codec: &Codec,
+        position: &RequestedPosition,
+    ) -> Result<(), Error> {
         if index > 0 {
-            return Rest::check(index - 1, codec, position);
+            return Rest::check_in::<All>(index - 1, codec, position);
         }
-        decode_in::<O, Self>(codec, position).map(drop)
+        decode_in::<O, All>(codec, position).map(drop)
     }
 }
 
