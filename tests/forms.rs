@@ -7,7 +7,10 @@
 //! the derive and nothing else.
 
 use diesel::prelude::*;
-use keyset_runtime::{Keyset, PageQuery, PageRequest};
+use keyset_runtime::{
+    CursorError, Error, Keyset, Orders, Page, PageQuery, PageQueryBy, PageRequest, Paginate,
+    SortDirection,
+};
 
 mod schema {
     diesel::table! {
@@ -123,6 +126,47 @@ struct Person {
     #[tiebreaker(unique)]
     email: String,
     id: i64,
+}
+
+/// Named orders only, on a nullable key too: `paginate` pages in the first of them.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(order(hot: score desc, created desc, id desc), order(noted: note asc nulls last, id asc))]
+struct Named {
+    #[tiebreaker]
+    id: i64,
+    score: i32,
+    created: i64,
+    note: Option<String>,
+}
+
+/// A field order and named orders on one model, under a listing name of its own.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(listing = "admin", order(hot: score desc, created desc, id desc))]
+#[keyset(order(kind: r#type asc, id desc))]
+struct Admin {
+    #[sort(desc)]
+    created: i64,
+    #[sort(desc)]
+    #[tiebreaker]
+    id: i64,
+    score: i32,
+    #[diesel(column_name = "type")]
+    r#type: String,
+}
+
+/// [`Admin`]'s orders without its listing name.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(order(hot: score desc, created desc, id desc))]
+struct Public {
+    #[sort(desc)]
+    created: i64,
+    #[sort(desc)]
+    #[tiebreaker]
+    id: i64,
+    score: i32,
 }
 
 /// 40 posts, 20 memberships and 15 people, with ties on every leading key.
@@ -261,4 +305,100 @@ fn unique_column_tiebreaker() {
         .load(&mut conn)
         .unwrap();
     check(&mut conn, &expected, || people::table.select(Person::as_select()));
+}
+
+/// The posts as `M`, typed: no connection in sight to infer the backend from.
+type Listing<M> =
+    diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<M, diesel::sqlite::Sqlite>>;
+
+/// The request for the page after `page`, of 5 rows.
+fn after<T>(page: Page<T>) -> PageRequest {
+    PageRequest::after(page.next_cursor.unwrap(), 5)
+}
+
+/// Every row of `query()` in `order` and `dir`, forward from the first page.
+fn walk_by<Q, O>(
+    conn: &mut SqliteConnection,
+    query: impl Fn() -> Q,
+    (order, dir): (O, Option<SortDirection>),
+    limit: u32,
+) -> Vec<Q::Model>
+where
+    Q: Paginate + PageQueryBy<'static, SqliteConnection, O>,
+    O: Orders<Row = Q::Model>,
+{
+    let (mut rows, mut request) = (Vec::new(), PageRequest::first(limit));
+    for _ in 0..1_000 {
+        let page = query().paginate_by(order, dir, &request).unwrap().load_page(conn).unwrap();
+        rows.extend(page.items);
+        match page.next_cursor {
+            Some(token) => request = PageRequest::after(token, limit),
+            None => return rows,
+        }
+    }
+    panic!("the walk did not end after 1000 pages")
+}
+
+#[test]
+fn named_orders_only() {
+    let mut conn = seeded();
+    let hot = posts::table
+        .order((posts::score.desc(), posts::created.desc(), posts::id.desc()))
+        .select(Named::as_select())
+        .load(&mut conn)
+        .unwrap();
+    // `paginate` pages in `hot`, as declared.
+    check(&mut conn, &hot, || posts::table.select(Named::as_select()));
+    assert_eq!(Named::SORT_ORDER, "posts: score DESC, created DESC, id DESC");
+    let query = || posts::table.select(Named::as_select());
+    assert_eq!(walk_by(&mut conn, query, (NamedOrder::Hot, None), 7), hot);
+    let mut reversed = hot.clone();
+    reversed.reverse();
+    let asc = Some(SortDirection::Asc);
+    assert_eq!(walk_by(&mut conn, query, (NamedOrder::Hot, asc), 7), reversed);
+    let mut noted = hot;
+    noted.sort_by(|a, b| (a.note.is_none(), &a.note, a.id).cmp(&(b.note.is_none(), &b.note, b.id)));
+    assert_eq!(walk_by(&mut conn, query, (NamedOrder::Noted, None), 3), noted);
+}
+
+#[test]
+fn a_field_order_and_named_orders_under_a_listing_name() {
+    let mut conn = seeded();
+    assert_eq!(Admin::SORT_ORDER, "posts[admin]: created DESC, id DESC");
+    assert_eq!(Public::SORT_ORDER, "posts: created DESC, id DESC");
+    let newest = posts::table
+        .order((posts::created.desc(), posts::id.desc()))
+        .select(Admin::as_select())
+        .load(&mut conn)
+        .unwrap();
+    check(&mut conn, &newest, || posts::table.select(Admin::as_select()));
+    let kind = posts::table
+        .order((posts::r#type.asc(), posts::id.desc()))
+        .select(Admin::as_select())
+        .load(&mut conn)
+        .unwrap();
+    let query = || -> Listing<Admin> { posts::table.select(Admin::as_select()) };
+    assert_eq!(walk_by(&mut conn, query, (AdminOrder::Kind, None), 4), kind);
+    assert_eq!(AdminOrder::ALL.map(AdminOrder::name), ["hot", "kind"]);
+
+    // The same orders without the listing name are another listing: neither takes the other's
+    // tokens, for the field order nor for a named one.
+    let first = PageRequest::first(5);
+    let admin = after(query().paginate(&first).unwrap().load_page(&mut conn).unwrap());
+    let public = || -> Listing<Public> { posts::table.select(Public::as_select()) };
+    let public_token = after(public().paginate(&first).unwrap().load_page(&mut conn).unwrap());
+    let refused = public().paginate(&admin).err().unwrap();
+    assert!(matches!(refused, Error::Cursor(CursorError::ForeignSortOrder)), "{refused:?}");
+    let refused = query().paginate(&public_token).err().unwrap();
+    assert!(matches!(refused, Error::Cursor(CursorError::ForeignSortOrder)), "{refused:?}");
+
+    let hot = query().paginate_by(AdminOrder::Hot, None, &first).unwrap();
+    let admin_hot = after(hot.load_page(&mut conn).unwrap());
+    let hot = public().paginate_by(PublicOrder::Hot, None, &first).unwrap();
+    let public_hot = after(hot.load_page(&mut conn).unwrap());
+    assert!(public().paginate_by(PublicOrder::Hot, None, &admin_hot).is_err());
+    assert!(query().paginate_by(AdminOrder::Hot, None, &public_hot).is_err());
+    // Each is accepted where it was issued.
+    assert!(query().paginate_by(AdminOrder::Hot, None, &admin_hot).is_ok());
+    assert!(public().paginate_by(PublicOrder::Hot, None, &public_hot).is_ok());
 }

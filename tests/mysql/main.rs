@@ -76,6 +76,12 @@ mod migration_writer;
 mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
+#[path = "../suite/orders.rs"]
+mod orders;
+#[path = "../suite/orders_plan.rs"]
+mod orders_plan;
+#[path = "../suite/orders_tokens.rs"]
+mod orders_tokens;
 #[path = "../suite/props.rs"]
 mod props;
 #[path = "../suite/walk.rs"]
@@ -134,5 +140,10 @@ mod migrations_db {
 
     pub fn analyze(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE TABLE posts, memberships").execute(conn).unwrap();
+    }
+
+    /// Fresh statistics of the stories table, for the named orders' plans.
+    pub fn analyze_stories(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE TABLE stories").execute(conn).unwrap();
     }
 }

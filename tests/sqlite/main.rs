@@ -86,6 +86,12 @@ mod migration_writer;
 mod migrations;
 #[path = "../suite/nulls.rs"]
 mod nulls;
+#[path = "../suite/orders.rs"]
+mod orders;
+#[path = "../suite/orders_plan.rs"]
+mod orders_plan;
+#[path = "../suite/orders_tokens.rs"]
+mod orders_tokens;
 #[path = "../suite/props.rs"]
 mod props;
 #[path = "../suite/walk.rs"]
@@ -129,6 +135,11 @@ mod migrations_db {
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?";
 
     pub fn analyze(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE").execute(conn).unwrap();
+    }
+
+    /// Fresh statistics of the stories table, for the named orders' plans.
+    pub fn analyze_stories(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE").execute(conn).unwrap();
     }
 }

@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use keyset_runtime::Keyset;
 
-use crate::schema::{memberships, posts};
+use crate::schema::{memberships, posts, stories};
 
 /// One key: the primary key alone. The table name is inferred (`Post` → `posts`), as Diesel does.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
@@ -185,4 +185,87 @@ pub struct ScoreDue {
     #[sort(desc)]
     #[tiebreaker]
     pub id: i64,
+}
+
+/// Named sort orders chosen at run time (`paginate_by`): uniform and mixed directions, a text
+/// key, a nullable leading key placed as SQLite and MariaDB do not place it by themselves, and
+/// `old`, the exact reverse of `new` (the two share their tokens). No field order: `paginate`
+/// pages in `new`.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = stories)]
+#[keyset(order(new: created_at desc, id desc), order(top: score desc, created_at desc, id desc))]
+#[keyset(order(title: title asc, id asc), order(due: published_at asc nulls last, id asc))]
+#[keyset(order(mixed: score asc, created_at desc, id asc), order(old: created_at asc, id asc))]
+pub struct Story {
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub score: i32,
+    pub title: String,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+/// Each named order of [`Story`] as a model's field order, for the statements a page of it
+/// runs and the plans of those statements.
+pub mod story_orders {
+    use super::*;
+
+    /// `new`.
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = stories)]
+    pub struct New {
+        #[sort(desc)]
+        pub created_at: NaiveDateTime,
+        #[sort(desc)]
+        #[tiebreaker]
+        pub id: i64,
+    }
+
+    /// `top`.
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = stories)]
+    pub struct Top {
+        #[sort(desc)]
+        pub score: i32,
+        #[sort(desc)]
+        pub created_at: NaiveDateTime,
+        #[sort(desc)]
+        #[tiebreaker]
+        pub id: i64,
+    }
+
+    /// `title`.
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = stories)]
+    pub struct Title {
+        #[sort(asc)]
+        pub title: String,
+        #[sort(asc)]
+        #[tiebreaker]
+        pub id: i64,
+    }
+
+    /// `due`.
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = stories)]
+    pub struct Due {
+        #[sort(asc, nulls = last)]
+        pub published_at: Option<NaiveDateTime>,
+        #[sort(asc)]
+        #[tiebreaker]
+        pub id: i64,
+    }
+
+    /// `mixed`.
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = stories)]
+    pub struct Mixed {
+        #[sort(asc)]
+        pub score: i32,
+        #[sort(desc)]
+        pub created_at: NaiveDateTime,
+        #[sort(asc)]
+        #[tiebreaker]
+        pub id: i64,
+    }
 }

@@ -29,8 +29,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A table for a model with named sort orders: a nullable key, and keys that tie.
+    stories (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+        score -> Integer,
+        title -> Text,
+        published_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(posts -> authors (author_id));
-diesel::allow_tables_to_appear_in_same_query!(authors, posts, memberships);
+diesel::allow_tables_to_appear_in_same_query!(authors, posts, memberships, stories);
 
 /// The schema for SQLite (each in-memory database is private to its connection).
 pub const SQLITE_DDL: &[&str] = &[
@@ -51,6 +62,19 @@ pub const SQLITE_DDL: &[&str] = &[
         joined_at TIMESTAMP NOT NULL,
         PRIMARY KEY (team_id, user_id)
     )",
+    "CREATE TABLE stories (
+        id BIGINT PRIMARY KEY NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        score INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        published_at TIMESTAMP
+    )",
+    // `Story::INDEXES` as the derive writes them (`orders_plan.rs` checks that they are).
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_created_at_desc_id_desc" ON "stories" ("created_at" DESC, "id" DESC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_desc_created_at_desc_id_desc" ON "stories" ("score" DESC, "created_at" DESC, "id" DESC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_title_asc_id_asc" ON "stories" ("title" ASC, "id" ASC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_published_at_asc_nulls_last_id_asc" ON "stories" ("published_at" ASC, "id" ASC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_asc_created_at_desc_id_asc" ON "stories" ("score" ASC, "created_at" DESC, "id" ASC);"#,
 ];
 
 /// The schema for PostgreSQL: temporary tables, private to the connection, so that tests run in
@@ -73,6 +97,19 @@ pub const POSTGRES_DDL: &[&str] = &[
         joined_at TIMESTAMP NOT NULL,
         PRIMARY KEY (team_id, user_id)
     )",
+    "CREATE TEMPORARY TABLE stories (
+        id BIGINT PRIMARY KEY,
+        created_at TIMESTAMP NOT NULL,
+        score INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        published_at TIMESTAMP
+    )",
+    // `Story::INDEXES` as the derive writes them (`orders_plan.rs` checks that they are).
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_created_at_desc_id_desc" ON "stories" ("created_at" DESC, "id" DESC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_desc_created_at_desc_id_desc" ON "stories" ("score" DESC, "created_at" DESC, "id" DESC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_title_asc_id_asc" ON "stories" ("title" ASC, "id" ASC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_published_at_asc_nulls_last_id_asc" ON "stories" ("published_at" ASC NULLS LAST, "id" ASC);"#,
+    r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_asc_created_at_desc_id_asc" ON "stories" ("score" ASC, "created_at" DESC, "id" ASC);"#,
 ];
 
 /// The schema for MariaDB/MySQL: temporary tables as for PostgreSQL (they take no foreign
@@ -97,4 +134,17 @@ pub const MYSQL_DDL: &[&str] = &[
         joined_at DATETIME(6) NOT NULL,
         PRIMARY KEY (team_id, user_id)
     )",
+    "CREATE TEMPORARY TABLE stories (
+        id BIGINT PRIMARY KEY,
+        created_at DATETIME(6) NOT NULL,
+        score INTEGER NOT NULL,
+        title VARCHAR(64) NOT NULL,
+        published_at DATETIME(6)
+    ) DEFAULT CHARSET = utf8mb4",
+    // `Story::INDEXES` as the derive writes them (`orders_plan.rs` checks that they are).
+    "CREATE INDEX `stories_keyset_created_at_desc_id_desc` ON `stories` (`created_at` DESC, `id` DESC);",
+    "CREATE INDEX `stories_keyset_score_desc_created_at_desc_id_desc` ON `stories` (`score` DESC, `created_at` DESC, `id` DESC);",
+    "CREATE INDEX `stories_keyset_title_asc_id_asc` ON `stories` (`title` ASC, `id` ASC);",
+    "CREATE INDEX `stories_keyset_published_at_asc_nulls_last_id_asc` ON `stories` (`published_at` ASC, `id` ASC);",
+    "CREATE INDEX `stories_keyset_score_asc_created_at_desc_id_asc` ON `stories` (`score` ASC, `created_at` DESC, `id` ASC);",
 ];
