@@ -12,9 +12,15 @@ use serde_json::{json, Value};
 use common::Server;
 
 const POSTS: &str = r#"
-    query Posts($first: Int, $after: String, $last: Int, $before: String) {
-        posts(first: $first, after: $after, last: $last, before: $before) {
-            edges { cursor node { id title createdAt } }
+    query Posts(
+        $orderBy: PostOrder, $direction: Direction,
+        $first: Int, $after: String, $last: Int, $before: String,
+    ) {
+        posts(
+            orderBy: $orderBy, direction: $direction,
+            first: $first, after: $after, last: $last, before: $before,
+        ) {
+            edges { cursor node { id title score createdAt } }
             pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
         }
     }"#;
@@ -278,5 +284,105 @@ async fn the_connection_pages_alike_on_every_database() {
         let backward: Vec<i64> = pages.into_iter().rev().flatten().collect();
         assert_eq!(backward, all, "{name}: backward");
         assert_eq!(all.len(), 45, "{name}: seeded");
+    }
+}
+
+/// The posts' ids in `order_by` (`NEW`, `TOP`, `TITLE`) and `direction` (`None`: as declared),
+/// sorted here from the rows themselves: what the connection must return, in that order.
+fn in_order(
+    mut rows: Vec<keyset_examples::db::Post>,
+    order_by: &str,
+    direction: Option<&str>,
+) -> Vec<i64> {
+    let declared = match order_by {
+        "NEW" => {
+            rows.sort_by_key(|row| std::cmp::Reverse((row.created_at, row.id)));
+            "DESC"
+        }
+        "TOP" => {
+            rows.sort_by_key(|row| std::cmp::Reverse((row.score, row.created_at, row.id)));
+            "DESC"
+        }
+        _ => {
+            rows.sort_by(|a, b| (&a.title, a.id).cmp(&(&b.title, b.id)));
+            "ASC"
+        }
+    };
+    if direction.is_some_and(|direction| direction != declared) {
+        rows.reverse();
+    }
+    rows.into_iter().map(|row| row.id).collect()
+}
+
+/// `orderBy` × `direction`, on every database of the build: `first`/`after` forward and
+/// `last`/`before` back give every post once, in the order the choice names; a cursor of one
+/// choice is refused by every other, naming both.
+#[tokio::test]
+async fn every_order_and_direction_pages_forward_and_back() {
+    for database in common::databases::all("graphql_orders", 37, PoolOptions::default()).await {
+        let name = &database.name;
+        let rows = database.db.all().await.expect("all posts");
+        let schema = schema(database.db.clone());
+        let mut cursors = Vec::new();
+        for order_by in ["NEW", "TOP", "TITLE"] {
+            for direction in [None, Some("ASC"), Some("DESC")] {
+                let expected = in_order(rows.clone(), order_by, direction);
+                let choice = json!({ "orderBy": order_by, "direction": direction });
+                let with = |more: Value| {
+                    let mut variables = choice.clone();
+                    variables.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+                    variables
+                };
+                let mut forward = Vec::new();
+                let mut page = posts(&schema, with(json!({ "first": 5 }))).await;
+                cursors.push((order_by, direction, page.cursors[0].clone()));
+                loop {
+                    forward.extend(page.ids.iter().copied());
+                    if !page.has_next {
+                        break;
+                    }
+                    page = posts(&schema, with(json!({ "first": 5, "after": page.end }))).await;
+                }
+                assert_eq!(forward, expected, "{name}: {order_by} {direction:?} forward");
+                let (mut pages, mut page) =
+                    (Vec::new(), posts(&schema, with(json!({ "last": 5 }))).await);
+                loop {
+                    pages.push(page.ids.clone());
+                    if !page.has_previous {
+                        break;
+                    }
+                    page = posts(&schema, with(json!({ "last": 5, "before": page.start }))).await;
+                }
+                let backward: Vec<i64> = pages.into_iter().rev().flatten().collect();
+                assert_eq!(backward, expected, "{name}: {order_by} {direction:?} backward");
+            }
+        }
+        // `direction: null` is the order as declared: NEW's is DESC, TITLE's ASC.
+        fn same(order_by: &str, direction: Option<&'static str>) -> &'static str {
+            match direction {
+                None if order_by == "TITLE" => "ASC",
+                None => "DESC",
+                Some(direction) => direction,
+            }
+        }
+        for (issued_order, issued_dir, cursor) in &cursors {
+            for (order_by, direction, _) in &cursors {
+                let variables = json!({
+                    "orderBy": order_by, "direction": direction, "first": 5, "after": cursor,
+                });
+                if order_by == issued_order
+                    && same(order_by, *direction) == same(issued_order, *issued_dir)
+                {
+                    assert!(run(&schema, variables).await.is_ok(), "{name}: its own cursor");
+                } else {
+                    let issued = format!(
+                        "`{} {}`",
+                        issued_order.to_lowercase(),
+                        same(issued_order, *issued_dir).to_lowercase()
+                    );
+                    refused(&schema, variables, &issued).await;
+                }
+            }
+        }
     }
 }
