@@ -238,7 +238,7 @@ fn order_items(model: &Model, order: &NamedOrder) -> TokenStream {
         [false, true].map(|reversed| direction(model, order, &keys, &cursor, reversed));
     let vis = model.vis;
     quote! {
-        #[derive(::core::clone::Clone)]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
         #vis struct #cursor {
             #(#fields,)*
         }
