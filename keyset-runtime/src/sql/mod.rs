@@ -42,7 +42,7 @@ pub use keys::{
     Asc, Desc, End, Key, KeyDirection, KeyShape, KeysAppearOn, LeadingNulls, Region, SeekKeys,
     SortColumns,
 };
-pub use level::{LevelKeys, SeekLevel};
+pub use level::SeekLevel;
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
 use crate::order::SortOrder;

@@ -29,8 +29,7 @@ type HmacSha256 = Hmac<Sha256>;
 /// signed with the old key has expired in practice (e.g. a day later), drop it.
 ///
 /// ```
-/// use keyset_runtime::token::TokenKeys;
-/// use keyset_runtime::{CursorError, Direction};
+/// use keyset_runtime::{CursorError, Direction, TokenKeys};
 ///
 /// let old = TokenKeys::new([7u8; 32])?;
 /// let issued = old.encode(0xfeed, Direction::After, &(42i64,))?;
