@@ -23,8 +23,9 @@ use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::pages::{self, PAGE};
 use keyset_benches::schema::{Post, PostCursor};
 use keyset_benches::seed;
+use keyset_runtime::__private::token;
 use keyset_runtime::plan::PlanError;
-use keyset_runtime::token::{self, Direction};
+use keyset_runtime::Direction;
 use keyset_runtime::{Keyset, Page, PageRequest};
 
 /// A backend: its connection, and the pages on it (the same code for each backend, see

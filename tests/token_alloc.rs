@@ -11,9 +11,10 @@ use std::cell::Cell;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use keyset_runtime::__private::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::token::CursorValue;
-use keyset_runtime::token::{self, Direction, TokenKeys, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::Keyset;
+use keyset_runtime::{Direction, TokenKeys};
 use keyset_tests::models::{
     ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor,
     TitleLongTokens,

@@ -16,7 +16,9 @@ use chrono::NaiveDateTime;
 use diesel::dsl::{self, AsSelect, Desc, Filter, Limit, Offset, Order, Select};
 use diesel::prelude::*;
 use diesel::query_dsl::LoadQuery;
-use keyset_runtime::sql::{Forward, OrderBy, Seek};
+// The predicate's and the ORDER BY's types, which the public API leaves unnamed: named here so
+// that the query type below can be written out.
+use keyset_runtime::__private::sql::{Forward, OrderBy, Seek};
 use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
 
 use crate::schema::bench_posts::{self, created_at, id};

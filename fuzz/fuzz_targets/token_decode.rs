@@ -1,5 +1,6 @@
-//! Decodes arbitrary input as a cursor token, through the public API, for cursor types of the
-//! shapes sort keys have (integers, timestamps, text, NULLs, bytes), plain
+//! Decodes arbitrary input as a cursor token, with the token codec the pages use (its raw
+//! functions reached through `keyset_runtime::__private::token`, as the test suite does), for
+//! cursor types of the shapes sort keys have (integers, timestamps, text, NULLs, bytes), plain
 //! and signed. Any panic, any out-of-bounds access, any allocation over libFuzzer's limit is a
 //! finding; every refusal must be a `CursorError`.
 //!
@@ -12,7 +13,9 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::NaiveDateTime;
-use keyset_runtime::token::{self, CursorValue, Direction, TokenKeys, SIGNED, VERSION};
+use keyset_runtime::__private::token::{self, SIGNED, VERSION};
+use keyset_runtime::token::CursorValue;
+use keyset_runtime::{CursorError, Direction, TokenKeys};
 use libfuzzer_sys::fuzz_target;
 
 /// `created_at DESC, id DESC`, as the derive generates it (a cursor is its fields in order).
@@ -43,7 +46,7 @@ fn decode_all(text: &str) {
 
 /// A cursor that decodes must round-trip: encoding it again gives a token that decodes to it.
 fn check<C: CursorValue + PartialEq + std::fmt::Debug>(
-    result: Result<C, token::CursorError>,
+    result: Result<C, CursorError>,
     direction: Direction,
 ) {
     let Ok(cursor) = result else { return };
@@ -54,7 +57,7 @@ fn check<C: CursorValue + PartialEq + std::fmt::Debug>(
             let back: C = token::decode(FINGERPRINT, direction, &again).expect("decodes again");
             assert_eq!(back, cursor);
         }
-        Err(token::CursorError::TooLong { .. }) => {}
+        Err(CursorError::TooLong { .. }) => {}
         Err(err) => panic!("a decoded cursor does not encode: {err}"),
     }
 }

@@ -1,32 +1,4 @@
-//! Writes Diesel migrations for the indexes the crate's `Keyset` models need, from a build script
-//! or once from the command line.
-//!
-//! It finds the models by parsing the crate's sources with the derive's own parser and rules, so
-//! the migrations hold exactly the indexes the derive puts on the models (`Keyset::INDEXES`).
-//! Each run compares the indexes the models need with those the existing keyset migrations
-//! create (replayed in Diesel's order) and, when they differ, writes one new migration that drops
-//! the indexes no longer needed and creates the new ones: a migration already written is never
-//! edited, since it may have been applied. When nothing changed it writes nothing, so the build
-//! does not loop.
-//!
-//! **Order.** A new index migration sorts after every existing migration, and an index is only
-//! written once a migration creates its table (any form of `CREATE TABLE` in an `up.sql`), or the
-//! table is declared [`Migrations::table_created_elsewhere`]; until then it waits and says so.
-//! So Diesel never runs an index migration before its table exists.
-//!
-//! **Writing is deliberate.** A build writes locally and only checks in CI: see [`Mode`].
-//!
-//! ```no_run
-//! // build.rs
-//! use keyset_codegen::{Backend, Migrations};
-//!
-//! fn main() {
-//!     Migrations::new(Backend::Postgres, "migrations").source("src").write_for_build();
-//! }
-//! ```
-//!
-//! [`Migrations::check`] is the same comparison without writing, for tests: it fails with the
-//! statements a new migration would hold, or when an index migration runs before its table.
+//! The migration writer, [`Migrations`]: what it writes and when is in the crate docs.
 
 mod error;
 mod folders;
@@ -40,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 pub use error::{Changes, MigrationError, OrderProblem};
-pub use mode::{Mode, VARIABLE};
+pub use mode::Mode;
 
 use crate::ctxt::Ctxt;
 use crate::index::{self, Backend, Creation, Index};

@@ -283,7 +283,7 @@ fn check_nulls(cx: &mut Ctxt, key: &SortKey, declared: Declared) {
             format!("`{ident}` is an `Option`, so its NULL placement must be explicit: write {with_nulls}"),
         ),
         // A nullable key with its placement: the runtime pins that placement in the ORDER BY and
-        // handles NULL cursor values (see `keyset_runtime::sql::Nullable`).
+        // handles NULL cursor values (see `Nullable` in keyset-runtime's `sql` module).
         (Some(_), Some(_)) => {}
         (None, Some((_, span))) => cx.syn_error(syn::Error::new(
             *span,

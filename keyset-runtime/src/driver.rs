@@ -20,8 +20,8 @@ use crate::{Error, Keyset, Page};
 impl<Q: Paginate> Paginated<Q> {
     /// Runs the query and returns the page, fetching one row more than the limit to learn whether
     /// a next page exists: one query; on SQLite, for a page after (or before) a cursor, up to one
-    /// per sort key, each an index seek ([`Seek::level`](crate::sql::Seek::level): the next
-    /// runs only while the page is short, and a boxed query runs one); two when a page crosses
+    /// per sort key, each an index seek (one per tie level, e.g. `created_at = ? AND id < ?`
+    /// then `created_at < ?`: the next runs only while the page is short, and a boxed query runs one); two when a page crosses
     /// the NULL boundary of a nullable leading key. See the [crate docs](crate) for a walk
     /// forward.
     ///

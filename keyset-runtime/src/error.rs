@@ -1,7 +1,7 @@
 //! The errors of a page request.
 
 pub use crate::request::RequestError;
-pub use crate::token::CursorError;
+pub use crate::token::error::CursorError;
 
 /// Why a page could not be loaded.
 ///

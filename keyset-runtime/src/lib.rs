@@ -274,7 +274,7 @@
 //! `prev_cursor` leads back to the last page, since every row left lies behind it.
 //!
 //! With the feature `signed`, `paginate_signed(&request, &keys)` signs the tokens with a server
-//! key (HMAC-SHA256, `token::TokenKeys`, with key rotation), for listings whose key values must
+//! key (HMAC-SHA256, `TokenKeys`, with key rotation), for listings whose key values must
 //! not be guessable or edited by clients.
 //!
 //! # GraphQL
@@ -308,7 +308,7 @@ mod position;
 #[cfg(feature = "async-graphql")]
 pub mod relay;
 mod request;
-pub mod sql;
+mod sql;
 mod strategy;
 pub mod token;
 
@@ -321,12 +321,12 @@ pub use keyset_derive::Keyset;
 pub use model::Keyset;
 pub use order::{Orders, ParseOrderError, SortDirection};
 pub use ordered::PaginatedBy;
-pub use page::{Page, Paginate, Paginated, SelectsModel};
+pub use page::{Page, Paginate, Paginated};
 pub use request::PageRequest;
 pub use strategy::Repeat;
-pub use token::Direction;
+pub use token::direction::Direction;
 #[cfg(feature = "signed")]
-pub use token::TokenKeys;
+pub use token::signed::{KeyTooShort, TokenKeys};
 
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]
@@ -337,10 +337,27 @@ pub mod __private {
         deserialize_order, parse_order, Nil, Orders, ParseOrderError, SortDirection, SortOrder,
     };
     pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
-    pub use crate::token::{fingerprint, MAX_TOKEN_LEN};
-    pub use crate::token::{CursorError, CursorValue, Reader, Writer};
+    pub use crate::token::raw::{fingerprint, MAX_TOKEN_LEN};
+    pub use crate::token::{CursorValue, Reader, Writer};
+    pub use crate::CursorError;
     pub use diesel;
     pub use serde;
+
+    /// The SQL internals the test suite and the benches reach past the public API: a seek's
+    /// regions and tie levels, and the types of the ORDER BY and the seek predicate.
+    pub mod sql {
+        pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel};
+    }
+
+    /// The token format, for tests that write tokens by hand (forged, foreign, of an older
+    /// version) and check how they are refused.
+    pub mod token {
+        pub use crate::token::raw::{
+            decode, encode, fingerprint, END, MAX_TOKEN_LEN, SIGNED, VERSION,
+        };
+        #[cfg(feature = "signed")]
+        pub use crate::token::signed::SIGNATURE_LEN;
+    }
 
     /// The bytes `write` writes into a token: one key's, for [`Keyset::key_lengths`].
     pub fn encoded_len(write: impl FnOnce(&mut Writer)) -> usize {

@@ -9,7 +9,10 @@ use crate::token::{self, CursorValue};
 ///
 /// Implement it with `#[derive(Keyset)]` (see the [crate docs](crate) for the attributes); the
 /// required items are the derive's business. The provided methods are the building blocks
-/// [`paginate`](crate::Paginate::paginate) uses, public for hand-built queries:
+/// [`paginate`](crate::Paginate::paginate) uses, public for hand-built queries. Their results are
+/// Diesel expressions of types this crate does not name: pass them to `.filter()` and `.order()`
+/// (of plain, joined or boxed queries), and let inference, `impl Trait` or `.into_boxed()` carry
+/// them where a query's type would be written:
 ///
 /// ```
 /// # use diesel::prelude::*;
@@ -38,8 +41,10 @@ pub trait Keyset: Sized + 'static {
     /// its fields' [`CursorValue`] forms in order.
     type Cursor: Clone + CursorValue;
     /// The sort keys' columns and directions, as a type-level list.
+    #[doc(hidden)]
     type Columns: KeyShape;
     /// The same list holding a cursor's values.
+    #[doc(hidden)]
     type Keys: crate::strategy::FetchShape;
     /// The listing and its sort order in words, e.g. `posts: created_at DESC, id DESC`: the
     /// table (with the listing's name, `posts[admin]: ..`, when `#[keyset(listing = "admin")]`
@@ -58,7 +63,7 @@ pub trait Keyset: Sized + 'static {
     /// `#[tiebreaker(unique)]` column.
     const INDEXES: &'static [IndexDdl] = &[];
     /// The longest token this listing issues and accepts, in characters:
-    /// [`token::MAX_TOKEN_LEN`] (1024) unless the model says `#[keyset(max_token_len = ..)]`.
+    /// 1024 unless the model says `#[keyset(max_token_len = ..)]`.
     /// A longer token from a client is refused unread ([`CursorError::TooLong`](crate::CursorError::TooLong));
     /// a row whose keys need a longer one fails its page with
     /// [`Error::KeysTooLong`](crate::Error::KeysTooLong), the server's error.
@@ -85,8 +90,10 @@ pub trait Keyset: Sized + 'static {
     /// The cursor pointing at this row.
     fn cursor(&self) -> Self::Cursor;
     /// The key list without values, for the ORDER BY.
+    #[doc(hidden)]
     fn columns() -> Self::Columns;
     /// The key list holding `cursor`'s values, for the seek predicate.
+    #[doc(hidden)]
     fn keys(cursor: Self::Cursor) -> Self::Keys;
     /// Each key's field name and the bytes its value takes in a token, in order: what
     /// [`Error::KeysTooLong`](crate::Error::KeysTooLong) names.
@@ -99,7 +106,7 @@ pub trait Keyset: Sized + 'static {
     /// The predicate "rows strictly after `cursor`" in this model's order, as one SQL predicate
     /// (the example above), on every backend: the whole of it, for any query. A page loaded with
     /// [`load_page`](crate::Paginated::load_page) on SQLite runs it one tie level at a time
-    /// instead ([`Seek::level`]), because SQLite seeks only the leading column of the single
+    /// instead (`created_at = ? AND id < ?`, then `created_at < ?`), because SQLite seeks only the leading column of the single
     /// predicate.
     fn after(cursor: &Self::Cursor) -> Seek<Self, Forward> {
         Seek::new(cursor.clone())

@@ -4,7 +4,7 @@
 //! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
 //! replaces the query's, and one row more than the page is fetched to learn whether another page
 //! follows (that row is never returned). On SQLite a page after a cursor may take one query per
-//! sort key instead, each an exact index seek (one per tie level, see [`Seek::level`](crate::sql::Seek::level)).
+//! sort key instead, each an exact index seek (one per tie level).
 //! Pages before a cursor are fetched in the reverse order and turned around in memory, so callers
 //! always get rows in the model's order.
 
@@ -120,7 +120,7 @@ pub trait Paginate: Sized {
 
     /// Like [`paginate`](Self::paginate), with signed tokens: the request's token must carry a
     /// valid signature under one of `keys`, and the page's tokens are signed with the current
-    /// key. See [`TokenKeys`](crate::token::TokenKeys).
+    /// key. See [`TokenKeys`](crate::TokenKeys).
     #[cfg(feature = "signed")]
     fn paginate_signed(
         self,

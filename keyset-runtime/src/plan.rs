@@ -72,7 +72,7 @@ fn verdict(plan: Vec<String>, problems: &[(bool, &str)]) -> Result<Vec<String>, 
 #[cfg(feature = "sqlite")]
 /// SQLite's `EXPLAIN QUERY PLAN` of `query`: one line per step, e.g.
 /// `SEARCH posts USING INDEX posts_created_at_id (created_at<?)`.
-pub fn sqlite_plan<Q>(query: &Q, conn: &mut diesel::SqliteConnection) -> QueryResult<Vec<String>>
+fn sqlite_plan<Q>(query: &Q, conn: &mut diesel::SqliteConnection) -> QueryResult<Vec<String>>
 where
     Q: QueryFragment<diesel::sqlite::Sqlite>,
 {
@@ -135,7 +135,7 @@ where
 
 /// PostgreSQL's `EXPLAIN` of `query`, one line per plan line.
 #[cfg(feature = "postgres")]
-pub fn postgres_plan<Q>(query: &Q, conn: &mut diesel::PgConnection) -> QueryResult<Vec<String>>
+fn postgres_plan<Q>(query: &Q, conn: &mut diesel::PgConnection) -> QueryResult<Vec<String>>
 where
     Q: QueryFragment<diesel::pg::Pg>,
 {
@@ -200,7 +200,7 @@ fn estimated_rows(node: &str) -> Option<u64> {
 
 /// MySQL's or MariaDB's `EXPLAIN FORMAT=JSON` of `query`, one line per JSON line.
 #[cfg(feature = "mysql")]
-pub fn mysql_plan<Q>(query: &Q, conn: &mut diesel::MysqlConnection) -> QueryResult<Vec<String>>
+fn mysql_plan<Q>(query: &Q, conn: &mut diesel::MysqlConnection) -> QueryResult<Vec<String>>
 where
     Q: QueryFragment<diesel::mysql::Mysql>,
 {

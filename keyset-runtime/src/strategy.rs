@@ -30,7 +30,7 @@ pub trait Strategy: 'static {
 
 /// Only non-nullable keys: a page after a cursor may be one exact index seek per tie level
 /// (`created_at = ? AND id < ?`, then `created_at < ?` while the page is short), where the
-/// backend prefers it ([`SeekDialect::SEEK_PER_TIE_LEVEL`](crate::sql::SeekDialect), SQLite).
+/// backend prefers it (`SeekDialect::SEEK_PER_TIE_LEVEL`, SQLite).
 ///
 /// The levels are disjoint, so rows inserted or deleted meanwhile never repeat a row within a
 /// page. The statements are not one snapshot, though: a row whose *sort key* another connection
@@ -43,7 +43,7 @@ pub struct TieLevels;
 
 /// A nullable key: one predicate, which handles NULL cursor values, or, at a nullable leading
 /// key's NULL boundary where the backend prefers it
-/// ([`SeekDialect::SPLIT_NULL_REGIONS`](crate::sql::SeekDialect)), two seeks, one per region,
+/// (`SeekDialect::SPLIT_NULL_REGIONS`), two seeks, one per region,
 /// the second only when the first leaves the page short.
 #[derive(Debug, Clone, Copy)]
 pub struct OneSeek;

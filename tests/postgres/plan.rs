@@ -140,7 +140,7 @@ fn hash_partitioned_table_merges_per_partition_seeks_and_walks_exactly() {
 /// rest of the values, then the NULLs) are index scans with an `Index Cond` and no sort.
 #[test]
 fn both_null_regions_are_index_seeks() {
-    use keyset_runtime::sql::Region;
+    use keyset_runtime::__private::sql::Region;
     use keyset_tests::models::RankDescNullsLast;
 
     let mut conn = db::seeded(ROWS);

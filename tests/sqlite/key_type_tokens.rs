@@ -7,7 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use bigdecimal::num_bigint::{BigInt, Sign};
 use bigdecimal::BigDecimal;
-use keyset_runtime::token::{self, VERSION};
+use keyset_runtime::__private::token::{self, VERSION};
 use keyset_runtime::{CursorError, Direction};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -47,7 +47,7 @@ fn offset() -> impl Strategy<Value = UtcOffset> {
     (-93_599i32..=93_599).prop_map(|seconds| UtcOffset::from_whole_seconds(seconds).unwrap())
 }
 
-fn round_trip<C: token::CursorValue>(cursor: &C) -> C {
+fn round_trip<C: keyset_runtime::token::CursorValue>(cursor: &C) -> C {
     let text = token::encode(FINGERPRINT, Direction::After, cursor).expect("fits in a token");
     token::decode(FINGERPRINT, Direction::After, &text).expect("a token we issued reads")
 }

@@ -64,7 +64,7 @@ fn a_missing_index_is_reported_with_the_plan() {
 /// rest of the values, then the NULLs) are index searches without a sort.
 #[test]
 fn both_null_regions_are_index_searches() {
-    use keyset_runtime::sql::Region;
+    use keyset_runtime::__private::sql::Region;
     use keyset_tests::models::RankDescNullsLast;
 
     let mut conn = db::seeded(20_000);

@@ -4,8 +4,9 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use diesel::prelude::*;
-use keyset_runtime::token::{self, Direction, TokenKeys, SIGNED, VERSION};
+use keyset_runtime::__private::token::{self, SIGNED, VERSION};
 use keyset_runtime::{CursorError, Error, Keyset, Page, PageRequest, Paginate};
+use keyset_runtime::{Direction, TokenKeys};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};
 use keyset_tests::schema::posts;
 

@@ -92,7 +92,7 @@ fn queries_have_a_static_query_id() {
 /// where the engine's own differs.
 #[test]
 fn nullable_leading_key_regions() {
-    use keyset_runtime::sql::Region;
+    use keyset_runtime::__private::sql::Region;
     use keyset_tests::models::{RankAscNullsLast, RankDescNullsLast, RankDescNullsLastCursor};
 
     let cursor = RankDescNullsLastCursor { rank: Some(4), id: 10 };

@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use keyset_example_blog::schema::{memberships, posts};
 use keyset_example_blog::{ByRank, BySlug, Membership, Post, TopScore};
-use keyset_runtime::sql::{Region, SeekDialect};
+use keyset_runtime::__private::sql::{OrderBy, Region, SeekDialect};
 use keyset_runtime::Keyset;
 use keyset_tests::seed::timestamp;
 
@@ -103,8 +103,8 @@ fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
     // A nullable leading key: the page's first query, in the cursor's region, on either side of
     // the boundary (the last 10% of the order are the NULLs).
     const { assert!(<<crate::Conn as Connection>::Backend as SeekDialect>::SPLIT_NULL_REGIONS) };
-    let values = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(false);
-    let nulls = |order: keyset_runtime::sql::OrderBy<ByRank, _>| order.one_side(true);
+    let values = |order: OrderBy<ByRank, _>| order.one_side(false);
+    let nulls = |order: OrderBy<ByRank, _>| order.one_side(true);
     assert_deep_page_uses_its_index!(&mut conn, posts, ByRank, 0.5, Region::Cursor, values);
     assert_deep_page_uses_its_index!(&mut conn, posts, ByRank, 0.95, Region::Cursor, nulls);
 

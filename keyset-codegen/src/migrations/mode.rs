@@ -9,7 +9,7 @@ use std::io::Write;
 use super::{MigrationError, Migrations};
 
 /// The variable that chooses the mode: `write` or `check`.
-pub const VARIABLE: &str = "KEYSET_MIGRATIONS";
+pub(super) const VARIABLE: &str = "KEYSET_MIGRATIONS";
 
 /// What a build script does with migrations that lag the models.
 ///

@@ -11,8 +11,7 @@ pub enum CursorError {
     #[error("the cursor is empty")]
     Empty,
     /// The token is longer than its listing accepts
-    /// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN), by default
-    /// [`MAX_TOKEN_LEN`](super::MAX_TOKEN_LEN)).
+    /// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN), by default 1024 characters).
     #[error("the cursor is {len} characters long; at most {max} are accepted")]
     TooLong {
         /// The token's length, in characters.

@@ -4,9 +4,9 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 1 | format version ([`VERSION`]); its high bit ([`SIGNED`]) marks a signed token |
+//! | 1 | format version (3); its high bit (`0x80`) marks a signed token |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
-//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row ([`END`]) |
+//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row |
 //! | rest | the cursor's key values, each in its [`CursorValue`] form (none in an end token) |
 //! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
 //!
@@ -27,49 +27,33 @@
 //! carries the listing's fingerprint is told about its version or its signature.
 //!
 //! A page with no rows still leads back to the rows behind it: its token marks the end of the
-//! listing it lies at ([`END`]), and reads as the last page (sent as `before`) or the first page
+//! listing it lies at (bit 1 of its direction byte), and reads as the last page (sent as `before`) or the first page
 //! (sent as `after`). Every row behind an empty page is all the rows there are: the page is empty
 //! because none lies ahead of its cursor.
 
 mod builtin;
 mod codec;
-mod error;
+pub(crate) mod direction;
+pub(crate) mod error;
+pub(crate) mod raw;
 #[cfg(feature = "signed")]
-mod signed;
+pub(crate) mod signed;
 mod value;
-
-use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 pub(crate) use codec::Codec;
-pub use error::CursorError;
+pub(crate) use direction::Direction;
+pub(crate) use error::CursorError;
+#[cfg(test)]
+use raw::{decode, encode};
+pub(crate) use raw::{fingerprint, END, MAX_TOKEN_LEN, SIGNED, VERSION};
 #[cfg(feature = "signed")]
-pub use signed::{KeyTooShort, TokenKeys, SIGNATURE_LEN};
+pub(crate) use signed::TokenKeys;
 pub use value::{CursorValue, Reader, Writer};
-
-/// The token format this version writes and reads. Version 1 held the values in postcard (serde);
-/// version 2 hashed the model's struct name into the fingerprint, so renaming the struct
-/// invalidated its tokens. Their tokens are refused with [`CursorError::UnsupportedVersion`].
-pub const VERSION: u8 = 3;
 
 /// The version before [`VERSION`], whose tokens are recognised by their old fingerprint.
 pub(crate) const LEGACY_VERSION: u8 = 2;
-
-/// The flag in the version byte of a signed token (`VERSION | SIGNED`): a server that requires
-/// signatures refuses a token without it, and one that does not refuses a token with it.
-pub const SIGNED: u8 = 0x80;
-
-/// The longest token a listing issues and accepts by default, in characters; a model raises or
-/// lowers its own limit with `#[keyset(max_token_len = ..)]`
-/// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)). A row whose keys would need a longer
-/// token is the server's error ([`Error::KeysTooLong`](crate::Error::KeysTooLong)), found when
-/// its page is loaded, so a token this library issues is always accepted.
-pub const MAX_TOKEN_LEN: usize = 1024;
-
-/// The flag in the direction byte of a token that marks an end of the listing instead of a row:
-/// the start when sent as `after`, the end when sent as `before`. It carries no key values.
-pub const END: u8 = 0b10;
 
 const HEADER_LEN: usize = 6;
 
@@ -82,24 +66,6 @@ const MAX_TOKEN_BYTES: usize = MAX_TOKEN_LEN / 4 * 3 + 3;
 /// more than decoding a typical token).
 const SMALL_TOKEN_BYTES: usize = 96;
 
-/// Which side of its row a token points to: it asks for the rows after that row, or before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Issued as `next_cursor`: the rows after the cursor row.
-    After,
-    /// Issued as `prev_cursor`: the rows before the cursor row.
-    Before,
-}
-
-impl Direction {
-    fn byte(self) -> u8 {
-        match self {
-            Direction::After => 0,
-            Direction::Before => 1,
-        }
-    }
-}
-
 /// What a token points at: a row, by its key values, or an end of the listing ([`END`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Anchor<C> {
@@ -108,29 +74,6 @@ pub(crate) enum Anchor<C> {
     /// The start of the listing (a token sent as `after`) or its end (sent as `before`): what a
     /// page with no rows issues to lead back to the rows behind it.
     End,
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Direction::After => "after",
-            Direction::Before => "before",
-        })
-    }
-}
-
-/// FNV-1a over the sort order's description, folded to 32 bits. Not a security measure (see the
-/// signed tokens feature for that); it catches tokens sent to the wrong listing.
-pub const fn fingerprint(sort_order: &str) -> u32 {
-    let bytes = sort_order.as_bytes();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash ^= bytes[i] as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
-    }
-    (hash ^ (hash >> 32)) as u32
 }
 
 /// The version byte and fingerprint a string's header claims, if it is long enough to have one:
@@ -152,31 +95,6 @@ pub(crate) fn fingerprint_of(token: &str) -> Option<u32> {
     match header_of(token)? {
         (version, fingerprint) if version & !SIGNED == VERSION => Some(fingerprint),
         _ => None,
-    }
-}
-
-/// Writes the token for `cursor`, of at most [`MAX_TOKEN_LEN`] characters.
-pub fn encode<C: CursorValue>(
-    fingerprint: u32,
-    direction: Direction,
-    cursor: &C,
-) -> Result<String, CursorError> {
-    Ok(encode_anchor(fingerprint, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
-}
-
-/// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`, of at most
-/// [`MAX_TOKEN_LEN`] characters. A token that marks an end of the listing (issued by an empty
-/// page) names no row, and is refused here: page with it through [`PageRequest`](crate::PageRequest).
-pub fn decode<C: CursorValue>(
-    fingerprint: u32,
-    direction: Direction,
-    token: &str,
-) -> Result<C, CursorError> {
-    match decode_anchor(fingerprint, MAX_TOKEN_LEN, direction, token)? {
-        Anchor::Row(cursor) => Ok(cursor),
-        Anchor::End => Err(CursorError::InvalidValues(
-            "the token marks an end of the listing, not a row".to_owned(),
-        )),
     }
 }
 

@@ -41,7 +41,8 @@ use super::CursorError;
 /// `Numeric`) with the `numeric` feature. For a type of your own, write it as one of those:
 ///
 /// ```
-/// use keyset_runtime::token::{CursorError, CursorValue, Reader, Writer};
+/// use keyset_runtime::token::{CursorValue, Reader, Writer};
+/// use keyset_runtime::CursorError;
 ///
 /// /// A newtype id, bound to SQL as its `i64`.
 /// #[derive(Debug, Clone, PartialEq)]
