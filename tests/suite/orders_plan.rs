@@ -14,9 +14,9 @@
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use diesel::query_builder::{QueryFragment, QueryId};
+use keyset_runtime::__private::sql::Region;
 use keyset_runtime::migration::Backend;
 use keyset_runtime::plan::PlanError;
-use keyset_runtime::sql::Region;
 use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
 use keyset_tests::models::story_orders::{Due, Mixed, New, Title, Top};
 use keyset_tests::models::{Story, StoryOrder};
