@@ -13,7 +13,7 @@ use super::mode::VARIABLE;
 /// one to create:
 ///
 /// ```
-/// # use keyset_codegen::migrations::Changes;
+/// # use keyset_codegen::Changes;
 /// let mut changes = Changes::default();
 /// changes.create.insert("posts_keyset_id_desc".into(), "CREATE INDEX ..;".into());
 /// assert_eq!(changes.to_string(), "+ CREATE INDEX ..;\n");

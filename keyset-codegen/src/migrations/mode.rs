@@ -14,7 +14,7 @@ pub(super) const VARIABLE: &str = "KEYSET_MIGRATIONS";
 /// What a build script does with migrations that lag the models.
 ///
 /// ```
-/// use keyset_codegen::migrations::Mode;
+/// use keyset_codegen::Mode;
 ///
 /// // `KEYSET_MIGRATIONS` decides; unset, the `CI` variable does.
 /// match Mode::from_env() {
