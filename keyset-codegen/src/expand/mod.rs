@@ -88,8 +88,6 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
         let doc = format!("`{ident}::{name}` in the row the cursor points at.");
         quote!(#[doc = #doc] pub #name: #ty)
     });
-    let write_fields = write_fields(keys);
-    let read_fields = read_fields(keys);
     let key_lengths = key_lengths(keys);
     let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
     let copy_fields = copy_fields(keys);
@@ -105,25 +103,9 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
         quote!(__cursor.#name)
     });
 
+    let cursor_items = cursor_items(quote!(#[doc = #cursor_doc]), vis, cursor, fields, keys);
     quote! {
-        #[doc = #cursor_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
-        #vis struct #cursor {
-            #(#fields,)*
-        }
-
-        #[automatically_derived]
-        impl #rt::CursorValue for #cursor {
-            fn write(&self, __out: &mut #rt::Writer) {
-                #(#write_fields)*
-            }
-
-            fn read(
-                __input: &mut #rt::Reader<'_>,
-            ) -> ::core::result::Result<Self, #rt::CursorError> {
-                ::core::result::Result::Ok(Self { #(#read_fields,)* })
-            }
-        }
+        #cursor_items
 
         #[automatically_derived]
         impl ::core::convert::From<&#ident> for #cursor {
@@ -162,6 +144,39 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
             }
         }
 
+    }
+}
+
+/// A cursor struct of `fields` (with `attrs`), and its `CursorValue` impl: the values of `keys`,
+/// in order. The field order's cursor and each named order's.
+pub(crate) fn cursor_items(
+    attrs: TokenStream,
+    vis: &syn::Visibility,
+    cursor: &Ident,
+    fields: impl Iterator<Item = TokenStream>,
+    keys: &[&SortKey],
+) -> TokenStream {
+    let rt = runtime();
+    let (write_fields, read_fields) = (write_fields(keys), read_fields(keys));
+    quote! {
+        #attrs
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis struct #cursor {
+            #(#fields,)*
+        }
+
+        #[automatically_derived]
+        impl #rt::CursorValue for #cursor {
+            fn write(&self, __out: &mut #rt::Writer) {
+                #(#write_fields)*
+            }
+
+            fn read(
+                __input: &mut #rt::Reader<'_>,
+            ) -> ::core::result::Result<Self, #rt::CursorError> {
+                ::core::result::Result::Ok(Self { #(#read_fields,)* })
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{copy_fields, key_lengths, key_list, key_values, read_fields, runtime, write_fields};
+use super::{copy_fields, cursor_items, key_lengths, key_list, key_values, runtime};
 use crate::model::{Model, NamedOrder, SortKey};
 
 /// The enum, its impls, and the orders.
@@ -226,35 +226,17 @@ fn marker(model: &Model, order: &NamedOrder, reversed: bool) -> syn::Ident {
 
 /// One order: its cursor, and its two directions as sort orders.
 fn order_items(model: &Model, order: &NamedOrder) -> TokenStream {
-    let rt = runtime();
     let keys: Vec<&SortKey> = order.keys.iter().collect();
     let cursor = format_ident!("__{}{}Cursor", model.order_enum, order.variant);
     let fields = keys.iter().map(|key| {
         let (name, ty) = (key.ident, key.ty);
         quote!(#name: #ty)
     });
-    let (write_fields, read_fields) = (write_fields(&keys), read_fields(&keys));
     let directions =
         [false, true].map(|reversed| direction(model, order, &keys, &cursor, reversed));
-    let vis = model.vis;
+    let cursor_items = cursor_items(TokenStream::new(), model.vis, &cursor, fields, &keys);
     quote! {
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
-        #vis struct #cursor {
-            #(#fields,)*
-        }
-
-        #[automatically_derived]
-        impl #rt::CursorValue for #cursor {
-            fn write(&self, __out: &mut #rt::Writer) {
-                #(#write_fields)*
-            }
-
-            fn read(
-                __input: &mut #rt::Reader<'_>,
-            ) -> ::core::result::Result<Self, #rt::CursorError> {
-                ::core::result::Result::Ok(Self { #(#read_fields,)* })
-            }
-        }
+        #cursor_items
 
         #(#directions)*
     }
