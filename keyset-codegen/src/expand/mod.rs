@@ -92,16 +92,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
     let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
     let copy_fields = copy_fields(keys);
 
-    let columns_ty = key_list(table, keys, false, |_| quote!(()));
-    let keys_ty = key_list(table, keys, false, |key| {
-        let ty = key.ty;
-        quote!(#ty)
-    });
-    let columns = key_values(table, keys, |_| quote!(()));
-    let values = key_values(table, keys, |key| {
-        let name = key.ident;
-        quote!(__cursor.#name)
-    });
+    let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, false);
 
     let cursor_items = cursor_items(quote!(#[doc = #cursor_doc]), vis, cursor, fields, keys);
     quote! {
@@ -239,9 +230,25 @@ fn index_ddl(index: &Index) -> TokenStream {
     quote!(#rt::IndexDdl { name: #name, create: [#(#create),*], drop: [#(#drop),*] })
 }
 
+/// What a `Keyset` or `SortOrder` impl says of its keys, with `reversed` every direction
+/// flipped: the `Columns` and `Keys` types, and the `columns()` and `keys(__cursor)` bodies.
+pub(crate) fn key_lists(table: &syn::Path, keys: &[&SortKey], reversed: bool) -> [TokenStream; 4] {
+    let columns_ty = key_list(table, keys, reversed, |_| quote!(()));
+    let keys_ty = key_list(table, keys, reversed, |key| {
+        let ty = key.ty;
+        quote!(#ty)
+    });
+    let columns = key_values(table, keys, |_| quote!(()));
+    let values = key_values(table, keys, |key| {
+        let name = key.ident;
+        quote!(__cursor.#name)
+    });
+    [columns_ty, keys_ty, columns, values]
+}
+
 /// `Key<table::c1, Desc, V1, Key<table::c2, Asc, V2, End>>`.
 /// With `reversed`, every direction and NULL placement flipped: the exact reverse of the order.
-pub(crate) fn key_list(
+fn key_list(
     table: &syn::Path,
     keys: &[&SortKey],
     reversed: bool,
@@ -257,7 +264,7 @@ pub(crate) fn key_list(
 }
 
 /// `Key::new(table::c1, v1, Key::new(table::c2, v2, End))`.
-pub(crate) fn key_values(
+fn key_values(
     table: &syn::Path,
     keys: &[&SortKey],
     value: impl Fn(&SortKey) -> TokenStream,

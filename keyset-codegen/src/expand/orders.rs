@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{copy_fields, cursor_items, key_lengths, key_list, key_values, runtime};
+use super::{copy_fields, cursor_items, key_lengths, key_lists, runtime};
 use crate::model::{Model, NamedOrder, SortKey};
 
 /// The enum, its impls, and the orders.
@@ -261,16 +261,7 @@ fn direction(
         Some(len) => quote!(#len),
         None => quote!(#rt::MAX_TOKEN_LEN),
     };
-    let columns_ty = key_list(table, keys, reversed, |_| quote!(()));
-    let keys_ty = key_list(table, keys, reversed, |key| {
-        let ty = key.ty;
-        quote!(#ty)
-    });
-    let columns = key_values(table, keys, |_| quote!(()));
-    let values = key_values(table, keys, |key| {
-        let name = key.ident;
-        quote!(__cursor.#name)
-    });
+    let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, reversed);
     let copy_fields = copy_fields(keys);
     let key_lengths = key_lengths(keys);
     let vis = model.vis;
