@@ -187,6 +187,34 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
 /// A query whose pages can be loaded on connection `Conn` in every order of `O`, declared and
 /// reversed: [`PageQuery`] for each. Implemented for every such query; you meet it in bounds,
 /// e.g. of a helper generic over the query, as `Q: PageQueryBy<'static, Conn, PostOrder>`.
+///
+/// ```
+/// # use diesel::prelude::*;
+/// use keyset_runtime::{Keyset, Page, PageQueryBy, PageRequest, Paginate, SortDirection};
+/// # diesel::table! { posts (id) { id -> BigInt, score -> Integer } }
+/// #[derive(Queryable, Selectable, Keyset)]
+/// #[keyset(order(new: id desc), order(top: score desc, id desc))]
+/// struct Post {
+///     #[tiebreaker]
+///     id: i64,
+///     score: i32,
+/// }
+///
+/// /// One page of any query of posts, in the order the client chose, on any connection.
+/// fn page<Q, Conn>(query: Q, sort: PostOrder, dir: Option<SortDirection>, conn: &mut Conn) -> Result<Page<Post>, keyset_runtime::Error>
+/// where
+///     Q: Paginate<Model = Post> + PageQueryBy<'static, Conn, PostOrder>,
+/// {
+///     query.paginate_by(sort, dir, &PageRequest::first(2))?.load_page(conn)
+/// }
+///
+/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, score INTEGER NOT NULL)").execute(&mut conn).unwrap();
+/// # diesel::sql_query("INSERT INTO posts VALUES (1, 5), (2, 9), (3, 7)").execute(&mut conn).unwrap();
+/// let top = page(posts::table.select(Post::as_select()), PostOrder::Top, None, &mut conn)?;
+/// assert_eq!(top.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2, 3]);
+/// # Ok::<(), keyset_runtime::Error>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "the query `{Self}` cannot be paged on `{Conn}` in the orders of `{O}`",
     note = "`load_page` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed) and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
