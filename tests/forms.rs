@@ -217,7 +217,7 @@ fn walk<Q>(
     backward: bool,
 ) -> Vec<Q::Model>
 where
-    Q: PageQuery<'static, SqliteConnection>,
+    Q: PageQuery<'static, SqliteConnection, Item = <Q as keyset_runtime::Paginate>::Model>,
 {
     let mut pages = Vec::new();
     let mut request = if backward { PageRequest::last(limit) } else { PageRequest::first(limit) };
@@ -239,7 +239,7 @@ where
 /// Walks in both directions at a few page sizes and compares with `expected`.
 fn check<Q>(conn: &mut SqliteConnection, expected: &[Q::Model], query: impl Fn() -> Q + Copy)
 where
-    Q: PageQuery<'static, SqliteConnection>,
+    Q: PageQuery<'static, SqliteConnection, Item = <Q as keyset_runtime::Paginate>::Model>,
     Q::Model: std::fmt::Debug + PartialEq,
 {
     assert!(expected.len() > 10, "the oracle returned rows");
@@ -324,7 +324,7 @@ fn walk_by<Q, O>(
     limit: u32,
 ) -> Vec<Q::Model>
 where
-    Q: Paginate + PageQueryBy<'static, SqliteConnection, O>,
+    Q: PageQueryBy<'static, SqliteConnection, O, Item = <Q as keyset_runtime::Paginate>::Model>,
     O: Orders<Row = Q::Model>,
 {
     let (mut rows, mut request) = (Vec::new(), PageRequest::first(limit));

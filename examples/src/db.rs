@@ -337,7 +337,8 @@ async fn page<C>(
 ) -> Result<Page<Post>, keyset_runtime::Error>
 where
     C: AsyncConnectionCore,
-    PostsQuery<C::Backend>: AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post>,
+    PostsQuery<C::Backend>:
+        AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
 {
     let query = posts::table.select(Post::as_select());
     query.paginate_by(order, dir, request)?.load_page_async(conn).await

@@ -178,7 +178,8 @@ async fn connection<C>(
 ) -> Result<Connection<String, PostNode>, keyset_runtime::Error>
 where
     C: diesel_async::AsyncConnectionCore,
-    PostsQuery<C::Backend>: AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post>,
+    PostsQuery<C::Backend>:
+        AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
 {
     let query = posts::table.select(Post::as_select());
     load_connection_by_async(query, order, direction, args, conn, PostNode::from).await

@@ -9,7 +9,7 @@
 //! which makes the claim true.
 
 use crate::attr::{Direction, Nulls};
-use crate::model::Model;
+use crate::model::{Model, SortKey};
 
 /// A backend that migrations are written for: each has its own migrations directory, since the
 /// DDL differs (quoting, `NULLS LAST`, `IF NOT EXISTS`, `DROP INDEX .. ON`).
@@ -105,7 +105,11 @@ impl Index {
         let orders =
             std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
         let mut indexes: Vec<Index> = Vec::new();
-        for keys in orders.filter(|keys| !keys.is_empty()) {
+        // An order with a key of a joined table has no index on the model's table (see
+        // `unserved`): none is written rather than one that serves a prefix and sorts the rest.
+        let served =
+            |keys: &&[SortKey]| !keys.is_empty() && keys.iter().all(|k| k.joined.is_none());
+        for keys in orders.filter(served) {
             let index = Index {
                 table: table.clone(),
                 columns: keys
@@ -142,6 +146,28 @@ impl Index {
             }
         }
         indexes
+    }
+
+    /// The orders of `model` that no index can serve, in words (`posts: authors.name ASC, id
+    /// ASC`), each with why: they sort by a column of another table, which an index on the
+    /// model's table does not hold, so every page reads the rows the join matches past the
+    /// cursor and sorts them.
+    pub(crate) fn unserved(model: &Model) -> Vec<(String, String)> {
+        let orders =
+            std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
+        let mut unserved = Vec::new();
+        for keys in orders {
+            let Some(joined) = keys.iter().find(|key| key.joined.is_some()) else { continue };
+            let keys: Vec<&SortKey> = keys.iter().collect();
+            let why = format!(
+                "sorts by `{}`, a column of another table: no index on `{}` serves this order, \
+                 so each page reads the rows the join matches past the cursor and sorts them",
+                joined.column_name(),
+                model.table_name(),
+            );
+            unserved.push((model.signature(&keys, false), why));
+        }
+        unserved
     }
 
     /// Whether this index serves `other`'s order: the same columns, with the same directions and

@@ -68,6 +68,8 @@ pub struct Written {
     /// The indexes not written because no migration creates their table yet, by table, as in
     /// [`Changes::waiting`].
     pub waiting: BTreeMap<String, BTreeMap<String, String>>,
+    /// The sort orders no index can serve, as in [`Changes::unindexed`].
+    pub unindexed: BTreeMap<String, String>,
 }
 
 /// An index a model needs: its table and its `CREATE` statement.
@@ -127,7 +129,16 @@ impl Migrations {
     }
 
     fn wanted_indexes(&self) -> Result<BTreeMap<String, Wanted>, MigrationError> {
+        Ok(self.wants()?.0)
+    }
+
+    /// The indexes the models need, by name, and the orders no index serves, in words, with
+    /// why (see [`Changes::unindexed`]).
+    fn wants(
+        &self,
+    ) -> Result<(BTreeMap<String, Wanted>, BTreeMap<String, String>), MigrationError> {
         let mut wanted = BTreeMap::new();
+        let mut unindexed = BTreeMap::new();
         for file in sources::rust_files(&self.sources)? {
             let text = fs::read_to_string(&file).map_err(io(&file))?;
             // A file that does not parse is the compiler's to report.
@@ -144,9 +155,10 @@ impl Migrations {
                     let create = index.create_sql(self.backend, self.creation);
                     wanted.insert(index.name(), Wanted { table: index.table.clone(), create });
                 }
+                unindexed.extend(Index::unserved(&model));
             }
         }
-        Ok(wanted)
+        Ok((wanted, unindexed))
     }
 
     /// The indexes the models in the sources need, by name, with their `CREATE` statements
@@ -196,11 +208,11 @@ impl Migrations {
     /// # Ok::<(), keyset_codegen::MigrationError>(())
     /// ```
     pub fn changes(&self) -> Result<Changes, MigrationError> {
-        let wanted = self.wanted_indexes()?;
+        let (wanted, unindexed) = self.wants()?;
         let existing = self.existing()?;
         let folders = folders::list(&self.dir)?;
         let created = Self::created_tables(&folders)?;
-        let mut changes = Changes::default();
+        let mut changes = Changes { unindexed, ..Changes::default() };
         for (name, create) in &existing {
             if !wanted.contains_key(name) {
                 changes.drop.insert(name.clone(), create.clone());
@@ -301,8 +313,8 @@ impl Migrations {
     /// # Ok::<(), keyset_codegen::MigrationError>(())
     /// ```
     pub fn write(&self) -> Result<Written, MigrationError> {
-        let Changes { drop, create, waiting } = self.changes()?;
-        let mut written = Written { folders: Vec::new(), waiting };
+        let Changes { drop, create, waiting, unindexed } = self.changes()?;
+        let mut written = Written { folders: Vec::new(), waiting, unindexed };
         if drop.is_empty() && create.is_empty() {
             return Ok(written);
         }

@@ -48,6 +48,10 @@ pub struct SortKey<'a> {
     pub tiebreaker: Option<TiebreakerAttr>,
     /// A Diesel key (`embed`, ..) that makes the field something other than a column value.
     pub not_a_column: Option<Ident>,
+    /// The table module of a column of another table, from
+    /// `#[diesel(select_expression = authors::name)]` (a join's column): `authors`. `None` for
+    /// a column of the model's table.
+    pub joined: Option<syn::Path>,
 }
 
 /// `#[keyset(order(top: score desc, created_at desc, id desc))]`.
@@ -72,6 +76,17 @@ impl SortKey<'_> {
     /// `Some(T)` when the field's type is `Option<T>`, i.e. the column is nullable.
     pub fn option_inner(&self) -> Option<&Type> {
         option_inner(self.ty)
+    }
+
+    /// The column as SQL names it in the order's words: `created_at`, or `authors.name` for a
+    /// column of another table.
+    pub fn column_name(&self) -> String {
+        let column = self.column.to_string();
+        let column = column.trim_start_matches("r#");
+        match self.joined.as_ref().and_then(|path| path.segments.last()) {
+            Some(table) => format!("{}.{column}", table.ident.to_string().trim_start_matches("r#")),
+            None => column.to_owned(),
+        }
     }
 }
 
@@ -138,8 +153,16 @@ impl<'a> Model<'a> {
         }
         errors.into_iter().for_each(|error| cx.syn_error(error));
 
-        let fields: Vec<FieldAttrs> =
+        let mut fields: Vec<FieldAttrs> =
             fields.iter().filter_map(|field| FieldAttrs::from_field(cx, field)).collect();
+        // `select_expression = posts::title` on a model of `posts` is its own column.
+        let own = table.segments.last().map(|segment| &segment.ident);
+        for field in &mut fields {
+            if field.joined.as_ref().and_then(|path| path.segments.last()).map(|s| &s.ident) == own
+            {
+                field.joined = None;
+            }
+        }
         let named = options.declared_orders > 0;
         let sorted = fields.iter().any(|field| field.sort.is_some());
         let mut unsorted_tiebreaker = false;
@@ -215,9 +238,8 @@ fn key_words(keys: &[&SortKey], reversed: bool) -> String {
     let keys: Vec<String> = keys
         .iter()
         .map(|key| {
-            let column = key.column.to_string();
             let (direction, nulls) = key.directions(reversed);
-            let mut words = format!("{} {}", column.trim_start_matches("r#"), direction.sql());
+            let mut words = format!("{} {}", key.column_name(), direction.sql());
             match nulls {
                 Some(Nulls::First) => words.push_str(" NULLS FIRST"),
                 Some(Nulls::Last) => words.push_str(" NULLS LAST"),
@@ -256,6 +278,7 @@ struct FieldAttrs<'a> {
     sort: Option<SortAttr>,
     tiebreaker: Option<TiebreakerAttr>,
     not_a_column: Option<Ident>,
+    joined: Option<syn::Path>,
 }
 
 impl<'a> FieldAttrs<'a> {
@@ -308,13 +331,23 @@ impl<'a> FieldAttrs<'a> {
             }
         }
         let ident = field.ident.as_ref()?;
+        // `select_expression = authors::name`: the column `name` of the table module `authors`.
+        let (column, joined) = match diesel.column_path {
+            Some(mut path) => {
+                let column = path.segments.pop().map(|pair| pair.into_value().ident);
+                path.segments.pop_punct();
+                (column, Some(path))
+            }
+            None => (None, None),
+        };
         Some(FieldAttrs {
             ident,
             ty: &field.ty,
-            column: diesel.column_name.unwrap_or_else(|| ident.clone()),
+            column: column.or(diesel.column_name).unwrap_or_else(|| ident.clone()),
             sort,
             tiebreaker,
             not_a_column: diesel.not_a_column,
+            joined,
         })
     }
 
@@ -327,6 +360,7 @@ impl<'a> FieldAttrs<'a> {
             sort,
             tiebreaker: self.tiebreaker.clone(),
             not_a_column: self.not_a_column.clone(),
+            joined: self.joined.clone(),
         }
     }
 }

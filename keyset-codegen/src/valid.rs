@@ -31,6 +31,7 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
             seen.push(key.ident);
             check_comparable(cx, key);
             check_nullable_tiebreaker(cx, key);
+            check_joined_tiebreaker(cx, model, key);
         }
     }
 }
@@ -180,11 +181,10 @@ fn check_tiebreakers_trailing(cx: &mut Ctxt, keys: &[SortKey], declared: Declare
 /// two fields mapped to one column with `#[diesel(column_name = ..)]`, or a field listed twice.
 fn check_columns_once(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
     for (index, key) in keys.iter().enumerate() {
-        let column = key.column.to_string();
-        let Some(first) = keys[..index].iter().find(|first| first.column == column) else {
+        let column = key.column_name();
+        let Some(first) = keys[..index].iter().find(|first| first.column_name() == column) else {
             continue;
         };
-        let column = column.trim_start_matches("r#");
         let message = if first.ident == key.ident {
             match declared {
                 Declared::Fields => continue,
@@ -240,6 +240,28 @@ fn check_nullable_tiebreaker(cx: &mut Ctxt, key: &SortKey) {
     );
 }
 
+/// A column of a joined table can sort, but not break ties: the tiebreaker is unique among the
+/// model's rows only as a column of the model's table (its primary key), which a many-to-one join
+/// keeps unique. A joined table's key repeats once per row that joins it.
+fn check_joined_tiebreaker(cx: &mut Ctxt, model: &Model, key: &SortKey) {
+    let (Some(tiebreaker), Some(joined)) = (&key.tiebreaker, &key.joined) else {
+        return;
+    };
+    cx.error_spanned_by(
+        &tiebreaker.tokens,
+        format!(
+            "the tiebreaker `{ident}` is the column `{column}` of `{joined}`, another table: a \
+             tiebreaker must be unique among the rows of `{table}`, and a joined column repeats \
+             for every row that joins it; sort by `{ident}` and put `#[tiebreaker]` on the \
+             primary key of `{table}`, e.g. `#[sort(asc)] #[tiebreaker] id: i64`",
+            ident = key.ident,
+            column = key.column_name(),
+            joined = joined.to_token_stream().to_string().replace(' ', ""),
+            table = model.table_name(),
+        ),
+    );
+}
+
 /// The key's value is compared with its column in SQL, so the field must hold the column's value.
 fn check_comparable(cx: &mut Ctxt, key: &SortKey) {
     if let Some(diesel_key) = &key.not_a_column {
@@ -247,9 +269,10 @@ fn check_comparable(cx: &mut Ctxt, key: &SortKey) {
             diesel_key,
             format!(
                 "`{ident}` cannot be a sort key: with `#[diesel({diesel_key})]` it does not hold the \
-                 value of one column, so SQL cannot compare it with the cursor; remove \
-                 `#[sort(..)]` from `{ident}` and sort by fields that map to a column, e.g. \
-                 `#[sort(desc)] created_at: NaiveDateTime`",
+                 value of one column, so SQL cannot compare it with the cursor (nor can an index \
+                 serve it); remove `#[sort(..)]` from `{ident}` and sort by fields that map to a \
+                 column, e.g. `#[sort(desc)] created_at: NaiveDateTime`, or by a bare column of \
+                 a joined table, `#[diesel(select_expression = authors::name)]`",
                 ident = key.ident,
             ),
         );

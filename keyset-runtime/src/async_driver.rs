@@ -16,8 +16,9 @@ use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 use crate::machine::{Loaded, PageMachine, Statement};
 use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
-use crate::page::{Paginate, Paginated, SelectsModel};
+use crate::page::{Paginate, Paginated};
 use crate::position::{decode, Position};
+use crate::selection::SelectsModel;
 use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
@@ -67,21 +68,21 @@ impl<Q: Paginate> Paginated<Q> {
     pub fn load_page_async<'query: 'conn, 'conn, Conn>(
         self,
         conn: &'conn mut Conn,
-    ) -> impl std::future::Future<Output = Result<Page<Q::Model>, Error>> + Send + 'conn
+    ) -> impl std::future::Future<Output = Result<Page<Q::Item>, Error>> + Send + 'conn
     where
         Q: AsyncPageQuery<'query, Conn> + 'conn,
-        Q::Model: Send,
+        Q::Item: Send,
     {
         let limit = match crate::request::served_limit(self.limit, self.max_limit) {
             Ok(limit) => limit,
             Err(error) => {
-                let refused: PageFuture<'conn, Page<Q::Model>> =
+                let refused: PageFuture<'conn, Page<Q::Item>> =
                     Box::pin(std::future::ready(Err(error.into())));
                 return refused;
             }
         };
         let loaded = self.query.load_page_at_async(self.position, limit, self.codec, false, conn);
-        let page: PageFuture<'conn, Page<Q::Model>> =
+        let page: PageFuture<'conn, Page<Q::Item>> =
             Box::pin(async move { Ok(loaded.await?.page) });
         page
     }
@@ -91,10 +92,10 @@ impl<Q: Paginate> Paginated<Q> {
     pub(crate) fn load_edges_async<'query: 'conn, 'conn, Conn>(
         self,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Q::Model>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Q: AsyncPageQuery<'query, Conn> + 'conn,
-        Q::Model: Send,
+        Q::Item: Send,
     {
         match crate::request::served_limit(self.limit, self.max_limit) {
             Ok(limit) => {
@@ -157,7 +158,7 @@ pub trait AsyncPageQuery<'query, Conn>: Paginate {
         codec: Codec,
         edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Self::Model>>
+    ) -> PageFuture<'conn, Loaded<Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -175,7 +176,7 @@ where
         codec: Codec,
         edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<M>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -188,7 +189,7 @@ where
 /// async `Conn`: the bounds of the seven statements, named once for a model's own order and
 /// each named one.
 #[doc(hidden)]
-pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Sized {
+pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Paginate {
     /// The page of `limit` rows at `position` in order `M`: runs each statement the page machine
     /// plans, on a copy of the query while another may follow, and hands it the rows.
     fn load_at_async<'conn>(
@@ -198,7 +199,7 @@ pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Sized {
         codec: Codec,
         edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<M::Row>>
+    ) -> PageFuture<'conn, Loaded<Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -208,20 +209,20 @@ impl<'query, Conn, Q, M> RunStatementAsync<'query, M, Conn> for Q
 where
     Conn: AsyncConnectionCore,
     Conn::Backend: SeekDialect,
-    M: SortOrder,
-    M::Row: Send,
+    M: SortOrder<Row = Q::Model>,
+    Q::Item: Send,
     M::Cursor: Send,
     M::Keys: SeekKeys<Conn::Backend> + Send,
     M::Columns: Send,
     LevelOf<M, Forward>: Send,
     LevelOf<M, Backward>: Send,
-    Q: Repeat + Send,
+    Q: Paginate + Repeat + Send,
     Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
     Order<Q, OrderBy<M, Forward>>: LimitDsl,
     Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M::Row> + OffsetDsl + 'query,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M::Row> + 'query,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M::Row> + 'query,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, Q::Item> + OffsetDsl + 'query,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
     Q: SeekLoadAsync<'query, M, Forward, Conn, Seek<M, Forward>>,
     Q: SeekLoadAsync<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoadAsync<'query, M, Forward, Conn, LevelOf<M, Forward>>,
@@ -234,13 +235,17 @@ where
         codec: Codec,
         edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<M::Row>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
     {
         Box::pin(async move {
-            let mut machine = PageMachine::new::<Conn::Backend>(position, limit, Q::REPEATS)?;
+            let mut machine = PageMachine::<M, Q::Item>::new::<Conn::Backend>(
+                position,
+                (limit, Q::REPEATS),
+                Q::model,
+            )?;
             let mut query = Some(self);
             while let Some(statement) = machine.next() {
                 let query = next_copy(&mut query, machine.may_continue())?;
@@ -282,10 +287,10 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     pub fn load_page_async<'query: 'conn, 'conn, Conn>(
         self,
         conn: &'conn mut Conn,
-    ) -> impl Future<Output = Result<Page<O::Row>, Error>> + Send + 'conn
+    ) -> impl Future<Output = Result<Page<Q::Item>, Error>> + Send + 'conn
     where
         Q: AsyncPageQueryBy<'query, Conn, O> + 'conn,
-        O::Row: Send,
+        Q::Item: Send,
     {
         let loaded = self.load_edges_async(conn, false);
         async move { Ok(loaded.await?.page) }
@@ -296,10 +301,10 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
         self,
         conn: &'conn mut Conn,
         edges: bool,
-    ) -> PageFuture<'conn, Loaded<O::Row>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Q: AsyncPageQueryBy<'query, Conn, O> + 'conn,
-        O::Row: Send,
+        Q::Item: Send,
     {
         match self.load(edges) {
             Ok((query, index, load)) => query.load_page_in_async(index, load, conn),
@@ -315,7 +320,7 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     message = "the query `{Self}` cannot be paged on `{Conn}` in the orders of `{O}`",
     note = "`load_page_async` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed), is `Send`, and that diesel-async can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
 )]
-pub trait AsyncPageQueryBy<'query, Conn, O: Orders>: Sized {
+pub trait AsyncPageQueryBy<'query, Conn, O: Orders>: Paginate {
     /// Loads the page `load` asks for in the order at `index` of `O::List`.
     #[doc(hidden)]
     fn load_page_in_async<'conn>(
@@ -323,7 +328,7 @@ pub trait AsyncPageQueryBy<'query, Conn, O: Orders>: Sized {
         index: usize,
         load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<O::Row>>
+    ) -> PageFuture<'conn, Loaded<Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -339,7 +344,7 @@ where
         index: usize,
         load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<O::Row>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -350,26 +355,30 @@ where
 
 /// [`AsyncPageQueryBy`] for one list of orders, by walking it to the chosen one.
 #[doc(hidden)]
-pub trait AsyncPageQueries<'query, Conn, List: OrderList>: Sized {
+pub trait AsyncPageQueries<'query, Conn, List: OrderList>: Paginate {
     /// Loads the page in the order at `index` of `List`.
     fn load_in_async<'conn>(
         self,
         index: usize,
         load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<List::Row>>
+    ) -> PageFuture<'conn, Loaded<Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
 }
 
-impl<'query, Conn, Q, Row: Send + 'static> AsyncPageQueries<'query, Conn, Nil<Row>> for Q {
+impl<'query, Conn, Q, Row: 'static> AsyncPageQueries<'query, Conn, Nil<Row>> for Q
+where
+    Q: Paginate,
+    Q::Item: Send,
+{
     fn load_in_async<'conn>(
         self,
         _: usize,
         _: Load,
         _: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Row>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -381,16 +390,16 @@ impl<'query, Conn, Q, Row: Send + 'static> AsyncPageQueries<'query, Conn, Nil<Ro
 impl<'query, Conn, Q, O, Rest> AsyncPageQueries<'query, Conn, (O, Rest)> for Q
 where
     O: SortOrder,
-    O::Row: Send,
     Rest: OrderList<Row = O::Row>,
     Q: RunStatementAsync<'query, O, Conn> + AsyncPageQueries<'query, Conn, Rest>,
+    Q::Item: Send,
 {
     fn load_in_async<'conn>(
         self,
         index: usize,
         load: Load,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<O::Row>>
+    ) -> PageFuture<'conn, Loaded<Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -412,7 +421,7 @@ where
 
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on the async `Conn`: the bounds
 /// of a statement past a cursor, named once for the whole seek and for one tie level, both ways.
-pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Sized {
+pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Paginate {
     /// Loads the rows.
     fn load_past<'conn>(
         self,
@@ -420,7 +429,7 @@ pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Sized {
         order: OrderBy<M, W>,
         limit: i64,
         conn: &'conn mut Conn,
-    ) -> impl Future<Output = diesel::QueryResult<Vec<M::Row>>> + Send + 'conn
+    ) -> impl Future<Output = diesel::QueryResult<Vec<Self::Item>>> + Send + 'conn
     where
         Self: 'conn,
         'query: 'conn;
@@ -430,11 +439,11 @@ impl<'query, Q, M, W, Conn, P> SeekLoadAsync<'query, M, W, Conn, P> for Q
 where
     Conn: AsyncConnectionCore,
     M: SortOrder,
-    M::Row: Send,
-    Q: FilterDsl<P>,
+    Q: Paginate + FilterDsl<P>,
+    Q::Item: Send,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M::Row> + 'query,
+    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
 {
     fn load_past<'conn>(
         self,
@@ -442,7 +451,7 @@ where
         order: OrderBy<M, W>,
         limit: i64,
         conn: &'conn mut Conn,
-    ) -> impl Future<Output = diesel::QueryResult<Vec<M::Row>>> + Send + 'conn
+    ) -> impl Future<Output = diesel::QueryResult<Vec<Q::Item>>> + Send + 'conn
     where
         Self: 'conn,
         'query: 'conn,

@@ -40,7 +40,7 @@ impl<Q: Paginate> Paginated<Q> {
     /// assert_eq!((page.has_prev(), page.has_next()), (true, false));
     /// # Ok::<(), keyset_runtime::Error>(())
     /// ```
-    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Model>, Error>
+    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Item>, Error>
     where
         Q: PageQuery<'query, Conn>,
     {
@@ -50,7 +50,7 @@ impl<Q: Paginate> Paginated<Q> {
 
     /// The page, and each row's own token: what a Relay connection's edges carry.
     #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
-    pub(crate) fn load_edges<'query, Conn>(self, conn: &mut Conn) -> Result<Loaded<Q::Model>, Error>
+    pub(crate) fn load_edges<'query, Conn>(self, conn: &mut Conn) -> Result<Loaded<Q::Item>, Error>
     where
         Q: PageQuery<'query, Conn>,
     {
@@ -62,10 +62,12 @@ impl<Q: Paginate> Paginated<Q> {
 /// A query whose pages can be loaded on connection `Conn`: every statement a page of it may run
 /// (first, last, by page number, after and before a cursor, one tie level of either) is one
 /// Diesel accepts. Implemented for every such query; you meet it in bounds, e.g. of a helper
-/// generic over the query, as `Q: PageQuery<'static, Conn>`.
+/// generic over the query, as `Q: PageQuery<'static, Conn>` (its pages are `Page<Q::Item>`), or
+/// `Q: PageQuery<'static, Conn, Model = Post, Item = Post>` for a helper that returns
+/// `Page<Post>`.
 #[diagnostic::on_unimplemented(
     message = "the query `{Self}` cannot be paged on `{Conn}`",
-    note = "`paginate` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed) and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added",
+    note = "`paginate` takes a query that selects `Model::as_select()`, or a tuple led by it (plain, filtered, joined or boxed), and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added",
     note = "a query type of your own must also implement `keyset_runtime::Repeat`, as Diesel's select statements and boxed queries do"
 )]
 pub trait PageQuery<'query, Conn>: Paginate {
@@ -79,12 +81,12 @@ pub trait PageQuery<'query, Conn>: Paginate {
         codec: &Codec,
         edges: bool,
         conn: &mut Conn,
-    ) -> Result<Loaded<Self::Model>, Error>;
+    ) -> Result<Loaded<Self::Item>, Error>;
 }
 
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`: the bounds of a
 /// statement past a cursor, named once for the whole seek and for one tie level, both ways.
-pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Sized {
+pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Paginate {
     /// Loads the rows.
     fn load_past(
         self,
@@ -92,16 +94,16 @@ pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Sized {
         order: OrderBy<M, W>,
         limit: i64,
         conn: &mut Conn,
-    ) -> QueryResult<Vec<M::Row>>;
+    ) -> QueryResult<Vec<Self::Item>>;
 }
 
 impl<'query, Q, M, W, Conn, P> SeekLoad<'query, M, W, Conn, P> for Q
 where
     M: SortOrder,
-    Q: FilterDsl<P>,
+    Q: Paginate + FilterDsl<P>,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, M::Row>,
+    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, Q::Item>,
 {
     fn load_past(
         self,
@@ -109,7 +111,7 @@ where
         order: OrderBy<M, W>,
         limit: i64,
         conn: &mut Conn,
-    ) -> QueryResult<Vec<M::Row>> {
+    ) -> QueryResult<Vec<Q::Item>> {
         LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit)
             .load(conn)
     }
@@ -130,7 +132,7 @@ where
         codec: &Codec,
         edges: bool,
         conn: &mut Conn,
-    ) -> Result<Loaded<M>, Error> {
+    ) -> Result<Loaded<Q::Item>, Error> {
         load_at::<M, _, _>(self, position, (limit, codec, edges), conn)
     }
 }
@@ -143,15 +145,16 @@ fn load_at<'query, O, Q, Conn>(
     position: Position<O::Cursor>,
     (limit, codec, edges): (u32, &Codec, bool),
     conn: &mut Conn,
-) -> Result<Loaded<O::Row>, Error>
+) -> Result<Loaded<Q::Item>, Error>
 where
     Conn: Connection,
     Conn::Backend: SeekDialect,
-    O: SortOrder,
+    O: SortOrder<Row = Q::Model>,
     O::Keys: SeekKeys<Conn::Backend>,
     Q: Repeat + RunStatement<'query, O, Conn>,
 {
-    let mut machine = PageMachine::<O>::new::<Conn::Backend>(position, limit, Q::REPEATS)?;
+    let mut machine =
+        PageMachine::<O, Q::Item>::new::<Conn::Backend>(position, (limit, Q::REPEATS), Q::model)?;
     let mut query = Some(query);
     while let Some(statement) = machine.next() {
         let query = next_copy(&mut query, machine.may_continue())?;
@@ -163,7 +166,7 @@ where
 impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     /// Runs the query in the chosen order and returns the page, as
     /// [`Paginated::load_page`] does (see [`Paginate::paginate_by`] for a walk).
-    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<O::Row>, Error>
+    pub fn load_page<'query, Conn>(self, conn: &mut Conn) -> Result<Page<Q::Item>, Error>
     where
         Q: PageQueryBy<'query, Conn, O>,
     {
@@ -175,7 +178,7 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
         self,
         conn: &mut Conn,
         edges: bool,
-    ) -> Result<Loaded<O::Row>, Error>
+    ) -> Result<Loaded<Q::Item>, Error>
     where
         Q: PageQueryBy<'query, Conn, O>,
     {
@@ -203,7 +206,7 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
 /// /// One page of any query of posts, in the order the client chose, on any connection.
 /// fn page<Q, Conn>(query: Q, sort: PostOrder, dir: Option<SortDirection>, conn: &mut Conn) -> Result<Page<Post>, keyset_runtime::Error>
 /// where
-///     Q: Paginate<Model = Post> + PageQueryBy<'static, Conn, PostOrder>,
+///     Q: PageQueryBy<'static, Conn, PostOrder, Model = Post, Item = Post>,
 /// {
 ///     query.paginate_by(sort, dir, &PageRequest::first(2))?.load_page(conn)
 /// }
@@ -219,7 +222,7 @@ impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     message = "the query `{Self}` cannot be paged on `{Conn}` in the orders of `{O}`",
     note = "`load_page` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed) and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added"
 )]
-pub trait PageQueryBy<'query, Conn, O: Orders>: Sized {
+pub trait PageQueryBy<'query, Conn, O: Orders>: Paginate {
     /// Loads the page `load` asks for in the order at `index` of `O::List`.
     #[doc(hidden)]
     fn load_page_in(
@@ -227,7 +230,7 @@ pub trait PageQueryBy<'query, Conn, O: Orders>: Sized {
         index: usize,
         load: &Load,
         conn: &mut Conn,
-    ) -> Result<Loaded<O::Row>, Error>;
+    ) -> Result<Loaded<Self::Item>, Error>;
 }
 
 impl<'query, Conn, O: Orders, Q: PageQueries<'query, Conn, O::List>> PageQueryBy<'query, Conn, O>
@@ -238,25 +241,25 @@ impl<'query, Conn, O: Orders, Q: PageQueries<'query, Conn, O::List>> PageQueryBy
         index: usize,
         load: &Load,
         conn: &mut Conn,
-    ) -> Result<Loaded<O::Row>, Error> {
+    ) -> Result<Loaded<Q::Item>, Error> {
         PageQueries::<'query, Conn, O::List>::load_in(self, index, load, conn)
     }
 }
 
 /// [`PageQueryBy`] for one list of orders, by walking it to the chosen one.
 #[doc(hidden)]
-pub trait PageQueries<'query, Conn, List: OrderList>: Sized {
+pub trait PageQueries<'query, Conn, List: OrderList>: Paginate {
     /// Loads the page in the order at `index` of `List`.
     fn load_in(
         self,
         index: usize,
         load: &Load,
         conn: &mut Conn,
-    ) -> Result<Loaded<List::Row>, Error>;
+    ) -> Result<Loaded<Self::Item>, Error>;
 }
 
-impl<'query, Conn, Q, Row: 'static> PageQueries<'query, Conn, Nil<Row>> for Q {
-    fn load_in(self, _: usize, _: &Load, _: &mut Conn) -> Result<Loaded<Row>, Error> {
+impl<'query, Conn, Q: Paginate, Row: 'static> PageQueries<'query, Conn, Nil<Row>> for Q {
+    fn load_in(self, _: usize, _: &Load, _: &mut Conn) -> Result<Loaded<Q::Item>, Error> {
         Err(no_order())
     }
 }
@@ -265,12 +268,12 @@ impl<'query, Conn, Q, O, Rest> PageQueries<'query, Conn, (O, Rest)> for Q
 where
     Conn: Connection,
     Conn::Backend: SeekDialect,
-    O: SortOrder,
+    O: SortOrder<Row = Q::Model>,
     O::Keys: SeekKeys<Conn::Backend>,
     Rest: OrderList<Row = O::Row>,
     Q: Repeat + RunStatement<'query, O, Conn> + PageQueries<'query, Conn, Rest>,
 {
-    fn load_in(self, index: usize, load: &Load, conn: &mut Conn) -> Result<Loaded<O::Row>, Error> {
+    fn load_in(self, index: usize, load: &Load, conn: &mut Conn) -> Result<Loaded<Q::Item>, Error> {
         if index > 0 {
             return PageQueries::<'query, Conn, Rest>::load_in(self, index - 1, load, conn);
         }
@@ -281,26 +284,26 @@ where
 
 /// A query on which every statement of a page can be built and loaded on `Conn`: the bounds
 /// of the seven statements, named once.
-pub trait RunStatement<'query, M: SortOrder, Conn>: Sized {
+pub trait RunStatement<'query, M: SortOrder, Conn>: Paginate {
     /// Builds `statement` on the query and loads its rows.
-    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M::Row>>;
+    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<Self::Item>>;
 }
 
 impl<'query, Q, M, Conn> RunStatement<'query, M, Conn> for Q
 where
     M: SortOrder,
-    Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
+    Q: Paginate + OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
     Order<Q, OrderBy<M, Forward>>: LimitDsl,
     Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, M::Row> + OffsetDsl,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, M::Row>,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, M::Row>,
+    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, Q::Item> + OffsetDsl,
+    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, Q::Item>,
+    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, Q::Item>,
     Q: SeekLoad<'query, M, Forward, Conn, Seek<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoad<'query, M, Forward, Conn, LevelOf<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, LevelOf<M, Backward>>,
 {
-    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<M::Row>> {
+    fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<Q::Item>> {
         let query = self;
         match statement {
             Statement::First { order, limit } => {

@@ -40,11 +40,27 @@ pub enum Error {
         /// The most the listing accepts ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)).
         max: usize,
     },
+    /// Two rows of the query have the same sort keys, so its order is not total and pages would
+    /// skip or repeat rows at a boundary between them: the query's fault, never the client's.
+    /// With the model's primary key as tiebreaker this means the query repeats the model's rows,
+    /// as a join one-to-many from the model's table does (authors joined with their posts, paged
+    /// by author). Page the table on the many side instead (posts with their author), or
+    /// declare a model of the join's rows whose order ends with keys unique in the join (see the
+    /// crate docs on joins).
+    #[error(
+        "two rows of the query have the same sort keys ({sort_order}), so pages would skip or \
+         repeat rows: the query repeats rows of the model (a join one-to-many from its table?); \
+         page the many side of the join, or sort by keys unique in the join"
+    )]
+    RepeatedKeys {
+        /// The sort order whose keys repeat ([`Keyset::SORT_ORDER`](crate::Keyset::SORT_ORDER)).
+        sort_order: &'static str,
+    },
 }
 
 impl Error {
     /// Whether the client sent something invalid (HTTP 400), rather than the server failing
-    /// (a database error, or [`Error::KeysTooLong`]: 500).
+    /// (a database error, [`Error::KeysTooLong`] or [`Error::RepeatedKeys`]: 500).
     ///
     /// ```
     /// use keyset_runtime::{CursorError, Error, RequestError};

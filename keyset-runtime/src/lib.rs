@@ -233,6 +233,90 @@
 //! name, so renaming either keeps every token valid. Each distinct order gets its index
 //! ([`Keyset::INDEXES`], the migration writer); an order and its reverse share one.
 //!
+//! # Joins
+//!
+//! A listing of posts with their authors selects a tuple led by the model. The page is a
+//! `Page<(Post, Author)>`, its cursor taken from the post; a left join selects
+//! `Option::<Author>::as_select()` and pages as `Page<(Post, Option<Author>)>`. A sort key may be
+//! a column of a joined table, declared with Diesel's own attribute:
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! use keyset_runtime::{Keyset, PageRequest, Paginate};
+//! # diesel::table! { authors (id) { id -> BigInt, name -> Text } }
+//! # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt, title -> Text } }
+//! # diesel::joinable!(posts -> authors (author_id));
+//! # diesel::allow_tables_to_appear_in_same_query!(authors, posts);
+//!
+//! #[derive(Queryable, Selectable, Keyset, Debug)]
+//! #[diesel(table_name = posts)]
+//! struct Post {
+//!     #[sort(asc)]
+//!     #[diesel(select_expression = authors::name)]
+//!     author_name: String,
+//!     #[sort(asc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     title: String,
+//! }
+//!
+//! #[derive(Queryable, Selectable, Debug)]
+//! #[diesel(table_name = authors)]
+//! struct Author {
+//!     id: i64,
+//!     name: String,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let mut conn = SqliteConnection::establish(":memory:")?;
+//! # diesel::sql_query("CREATE TABLE authors (id BIGINT PRIMARY KEY, name TEXT NOT NULL)").execute(&mut conn)?;
+//! # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, title TEXT NOT NULL)").execute(&mut conn)?;
+//! # diesel::sql_query("INSERT INTO authors VALUES (1, 'Zoe'), (2, 'Ann')").execute(&mut conn)?;
+//! # diesel::sql_query("INSERT INTO posts VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 1, 'c')").execute(&mut conn)?;
+//! let query = || posts::table.inner_join(authors::table).select((Post::as_select(), Author::as_select()));
+//! let page = query().paginate(&PageRequest::first(2))?.load_page(&mut conn)?;
+//! let rows: Vec<(i64, &str)> = page.items.iter().map(|(post, author)| (post.id, author.name.as_str())).collect();
+//! assert_eq!(rows, [(2, "Ann"), (1, "Zoe")]);
+//!
+//! let next = query().paginate(&PageRequest::after(page.next_cursor.unwrap(), 2))?.load_page(&mut conn)?;
+//! assert_eq!(next.items.iter().map(|(post, _)| post.id).collect::<Vec<_>>(), [3]);
+//! assert_eq!(Post::SORT_ORDER, "posts: authors.name ASC, id ASC");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! **Which joins keep the order total.** The tiebreaker is a unique column of the model's table
+//! (a joined column cannot be one: the derive says so), and it stays unique in a join only if
+//! every row of the model appears once: the join must be *many-to-one from the model's table*,
+//! each post joined with at most one author (`posts.inner_join(authors)` through `posts.author_id`,
+//! or a left join). A join one-to-many from it, authors with their posts paged by author, repeats
+//! each author once per post, and a page boundary inside those copies would skip the rest of
+//! them. Diesel's types do not tell the two apart (the ON clause of `joinable!` and a hand-written
+//! one are the same kind of type, and a trait bound cannot pick between them), so the page checks
+//! the rows instead: two fetched rows with the same keys fail the page with
+//! [`Error::RepeatedKeys`], the server's error, never a short or repeating page. For such a
+//! listing, page the many side (posts with their author), or declare a model of the join's rows
+//! on the many side's table, whose tiebreaker is its primary key:
+//!
+//! ```text
+//! // Authors with their posts, one row per post: a model of posts, sorted by the author's name.
+//! #[diesel(table_name = posts)]
+//! struct AuthorPost {
+//!     #[sort(asc)] #[diesel(select_expression = authors::name)] author_name: String,
+//!     #[sort(asc)] #[diesel(select_expression = authors::id)] author_id: i64,
+//!     #[sort(asc)] #[tiebreaker] id: i64, // the post's id: unique in the join
+//! }
+//! ```
+//!
+//! **What a joined key costs.** A sort key from another table is a bare column
+//! (`select_expression = authors::name`; an expression of columns is refused, since SQL cannot
+//! seek on it). No index on the model's table holds it, so a page in such an order reads the
+//! rows the join matches past the cursor and sorts them: O(rows past the cursor), where a page
+//! in the model's own columns is one index seek. The derive writes no index for such an order
+//! ([`Keyset::INDEXES`] leaves it out), and the migration writer says so. Keep joined keys for
+//! listings that stay small, or filter them to a few rows; for a large one, copy the column
+//! into the model's table and index it there.
+//!
 //! # Sync or async
 //!
 //! The same query pages on a Diesel connection with [`Paginated::load_page`] and, with the
@@ -308,6 +392,7 @@ mod position;
 #[cfg(feature = "async-graphql")]
 pub mod relay;
 mod request;
+mod selection;
 mod sql;
 mod strategy;
 pub mod token;

@@ -54,24 +54,26 @@ enum Plan {
 }
 
 /// One page in the making: which statements it runs, and the rows they returned so far, in the
-/// walk's order.
-pub(crate) struct PageMachine<M: SortOrder> {
+/// walk's order. A row is an `Item`: the model, or a tuple led by it (a join's selection), whose
+/// model `model` finds.
+pub(crate) struct PageMachine<M: SortOrder, Item> {
     position: Position<M::Cursor>,
+    model: fn(&Item) -> &M::Row,
     /// The page size served.
     limit: u32,
     offset: i64,
     plan: Plan,
-    rows: Vec<M::Row>,
+    rows: Vec<Item>,
 }
 
-impl<M: SortOrder> PageMachine<M> {
+impl<M: SortOrder, Item> PageMachine<M, Item> {
     /// The page of `limit` rows (the size served, already clamped) at `position`, run on backend
     /// `DB`; `repeats` says whether the query can be run more than once (see
     /// [`Repeat`](crate::Repeat)). Fails when a page number's OFFSET does not fit a `BIGINT`.
     pub(crate) fn new<DB: SeekDialect>(
         position: Position<M::Cursor>,
-        limit: u32,
-        repeats: bool,
+        (limit, repeats): (u32, bool),
+        model: fn(&Item) -> &M::Row,
     ) -> Result<Self, RequestError>
     where
         M::Keys: SeekKeys<DB>,
@@ -91,7 +93,7 @@ impl<M: SortOrder> PageMachine<M> {
             }
             _ => Plan::Whole,
         };
-        Ok(PageMachine { position, limit, offset, plan, rows: Vec::new() })
+        Ok(PageMachine { position, model, limit, offset, plan, rows: Vec::new() })
     }
 
     /// The next statement to run, or `None` when the page is complete.
@@ -156,15 +158,16 @@ impl<M: SortOrder> PageMachine<M> {
     }
 
     /// Takes the rows the last statement returned.
-    pub(crate) fn fetched(&mut self, rows: Vec<M::Row>) {
+    pub(crate) fn fetched(&mut self, rows: Vec<Item>) {
         self.rows.extend(rows);
     }
 
     /// The page: at most `limit` rows in the model's order, with a token where a page lies
     /// beyond, written by `codec`; with `edges`, also each row's own token (Relay's edge
     /// cursors).
-    pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<M::Row>, Error> {
-        let PageMachine { position, limit, mut rows, .. } = self;
+    pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
+        let PageMachine { position, model, limit, mut rows, .. } = self;
+        repeated_keys::<M, Item>(&rows, model)?;
         let limit = limit as usize;
         let more = rows.len() > limit;
         rows.truncate(limit);
@@ -182,12 +185,13 @@ impl<M: SortOrder> PageMachine<M> {
         };
         // A page with no rows leads on from the end of the listing it lies at: every row behind
         // it is behind the cursor it was reached from, and none lies past it.
-        let issue = |row: Option<&M::Row>, exists: bool, direction| match row {
+        let issue = |row: Option<&Item>, exists: bool, direction| match row {
             _ if !exists => Ok(None),
-            Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(row))).map(Some),
+            Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(model(row)))).map(Some),
             None => codec.issue::<M>(direction, Anchor::End).map(Some),
         };
-        let edge = |row: &M::Row| codec.issue::<M>(Direction::After, Anchor::Row(&M::cursor(row)));
+        let edge =
+            |row: &Item| codec.issue::<M>(Direction::After, Anchor::Row(&M::cursor(model(row))));
         let edges = match edges {
             true => rows.iter().map(edge).collect::<Result<_, _>>()?,
             false => Vec::new(),
@@ -208,6 +212,26 @@ pub struct Loaded<Row> {
     pub(crate) page: Page<Row>,
     #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
     pub(crate) edges: Vec<String>,
+}
+
+/// Fails when two rows fetched for a page have the same sort keys: the order is then not total
+/// on this query, so a page boundary between them would skip or repeat rows. With a unique
+/// tiebreaker that happens only when the query repeats the model's rows: a join one-to-many
+/// from the model's table (authors with their posts, paged by author). Rows come back sorted, so
+/// equal keys are neighbours.
+fn repeated_keys<M: SortOrder, Item>(
+    rows: &[Item],
+    model: fn(&Item) -> &M::Row,
+) -> Result<(), Error> {
+    let mut keys = rows.iter().map(|row| M::cursor(model(row)));
+    let Some(mut previous) = keys.next() else { return Ok(()) };
+    for next in keys {
+        if next == previous {
+            return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
+        }
+        previous = next;
+    }
+    Ok(())
 }
 
 /// The strategy the model's key types allow.

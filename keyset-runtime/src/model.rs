@@ -39,7 +39,7 @@ use crate::token::{self, CursorValue};
 pub trait Keyset: Sized + 'static {
     /// The generated `<Model>Cursor`: the sort-key values of one row, written into tokens as
     /// its fields' [`CursorValue`] forms in order.
-    type Cursor: Clone + CursorValue;
+    type Cursor: Clone + PartialEq + CursorValue;
     /// The sort keys' columns and directions, as a type-level list.
     #[doc(hidden)]
     type Columns: KeyShape;
@@ -108,6 +108,15 @@ pub trait Keyset: Sized + 'static {
     /// [`load_page`](crate::Paginated::load_page) on SQLite runs it one tie level at a time
     /// instead (`created_at = ? AND id < ?`, then `created_at < ?`), because SQLite seeks only the leading column of the single
     /// predicate.
+    ///
+    /// **Not always an index seek with a nullable leading key.** When the NULLs of a nullable
+    /// leading key lie past the cursor, the predicate has to take them too (`.. OR due IS
+    /// NULL`), and no engine seeks an index on an OR across the NULL boundary: PostgreSQL and
+    /// SQLite filter the index from its start, MariaDB sorts. For a seek, page with
+    /// [`paginate`](crate::Paginate::paginate) and [`load_page`](crate::Paginated::load_page),
+    /// which split such a page at the boundary into two seeks, one per side, the second only
+    /// when the first leaves the page short (a boxed query, which cannot run twice, gets the
+    /// single predicate there too).
     fn after(cursor: &Self::Cursor) -> Seek<Self, Forward> {
         Seek::new(cursor.clone())
     }

@@ -29,7 +29,7 @@ pub trait SortOrder: 'static {
     /// The rows the order sorts: the model.
     type Row;
     /// The sort-key values of one row.
-    type Cursor: Clone + CursorValue;
+    type Cursor: Clone + PartialEq + CursorValue;
     /// The sort keys' columns and directions, as a type-level list.
     type Columns: KeyShape;
     /// The same list holding a cursor's values.

@@ -11,9 +11,10 @@ use diesel::query_dsl::LoadQuery;
 use diesel::RunQueryDsl;
 
 use crate::order::{list_index, OrderList, Orders, SortDirection, Start};
-use crate::page::{Paginate, SelectsModel};
+use crate::page::Paginate;
 use crate::position::Reading;
 use crate::request::PageRequest;
+use crate::selection::SelectsModel;
 use crate::token::Codec;
 use crate::Error;
 

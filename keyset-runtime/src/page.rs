@@ -12,13 +12,14 @@ use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::SelectDsl;
 use diesel::query_dsl::LoadQuery;
-use diesel::{RunQueryDsl, Selectable};
+use diesel::RunQueryDsl;
 use serde::Serialize;
 
 use crate::order::{Orders, SortDirection};
 use crate::ordered::PaginatedBy;
 use crate::position::{decode, Position, Reading};
 use crate::request::PageRequest;
+use crate::selection::SelectsModel;
 use crate::token::Codec;
 use crate::{Error, Keyset};
 
@@ -93,8 +94,15 @@ impl<T> Page<T> {
 /// field attributes declare; [`paginate_by`](Self::paginate_by) in one of its named orders, chosen
 /// at run time.
 pub trait Paginate: Sized {
-    /// The model the query selects.
+    /// The model the query selects, whose sort order pages it.
     type Model: Keyset;
+    /// What a page holds: the model, or, for a query selecting a tuple led by the model
+    /// (`(Post::as_select(), Author::as_select())`), the tuple (`(Post, Author)`).
+    type Item;
+
+    /// The model within a row of the page, whose cursor the page's tokens carry.
+    #[doc(hidden)]
+    fn model(item: &Self::Item) -> &Self::Model;
 
     /// Prepares the page `request` asks for, in the model's order (for a model with only named
     /// orders, the first of them, as declared). Fails, before any query, when
@@ -188,22 +196,6 @@ pub trait Paginate: Sized {
     ) -> Result<PaginatedBy<Self, O>, Error>;
 }
 
-/// The model a query selects, read from its SQL type: `SelectBy<Post, DB>` selects `Post`.
-pub trait SelectsModel {
-    /// The selected model.
-    type Model;
-    /// The backend the selection is written for: what lets a call that replaces the selection
-    /// (a count) still infer `Post::as_select()`'s backend from the connection.
-    type Backend: diesel::backend::Backend;
-}
-
-impl<T: Selectable<DB>, DB: diesel::backend::Backend> SelectsModel
-    for diesel::dsl::AsSelect<T, DB>
-{
-    type Model = T;
-    type Backend = DB;
-}
-
 impl<Q> Paginate for Q
 where
     Q: Query,
@@ -211,6 +203,11 @@ where
     <Q::SqlType as SelectsModel>::Model: Keyset,
 {
     type Model = <Q::SqlType as SelectsModel>::Model;
+    type Item = <Q::SqlType as SelectsModel>::Item;
+
+    fn model(item: &Self::Item) -> &Self::Model {
+        <Q::SqlType as SelectsModel>::model(item)
+    }
 
     fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error> {
         paginate_with(self, request, Codec::default())

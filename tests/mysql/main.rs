@@ -66,6 +66,8 @@ mod edge_props;
 mod edges;
 #[path = "../suite/hostile.rs"]
 mod hostile;
+#[path = "../suite/joins.rs"]
+mod joins;
 #[path = "../suite/jump.rs"]
 mod jump;
 #[path = "../suite/key_types.rs"]

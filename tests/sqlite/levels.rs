@@ -33,7 +33,7 @@ fn stop(conn: &mut Conn) {
 
 /// The page of `limit` rows after (`forward`) or before row `at` of the model's order, and the
 /// statements it ran, as `debug_query` shows them.
-fn page_around<Q: PageQuery<'static, Conn>>(
+fn page_around<Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>>(
     conn: &mut Conn,
     query: impl Fn() -> Q,
     at: usize,

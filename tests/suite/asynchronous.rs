@@ -75,14 +75,14 @@ fn recorder(log: &Log) -> impl Instrumentation {
 }
 
 /// The two paths side by side, each on its own connection to the same rows.
-struct Both {
-    rt: Runtime,
-    sync: Conn,
-    asynchronous: AsyncConn,
+pub(crate) struct Both {
+    pub(crate) rt: Runtime,
+    pub(crate) sync: Conn,
+    pub(crate) asynchronous: AsyncConn,
 }
 
 impl Both {
-    fn seeded(count: i64) -> Both {
+    pub(crate) fn seeded(count: i64) -> Both {
         let rt = runtime();
         let asynchronous = rt.block_on(seeded_async(count));
         Both { rt, sync: db::seeded(count), asynchronous }
@@ -91,7 +91,8 @@ impl Both {
     /// Loads `request` on both paths: the pages must be equal, tokens included.
     fn page<Q>(&mut self, query: &impl Fn() -> Q, request: &PageRequest) -> Page<Q::Model>
     where
-        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>
+            + AsyncPageQuery<'static, AsyncConn>,
         Q::Model: Send,
         <Q::Model as Keyset>::Cursor: Debug + PartialEq,
     {
@@ -114,7 +115,8 @@ impl Both {
 /// with the same binds, and the same pages, which read the whole order.
 fn same_statements<Q>(query: impl Fn() -> Q, oracle: Vec<<Q::Model as Keyset>::Cursor>)
 where
-    Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+    Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>
+        + AsyncPageQuery<'static, AsyncConn>,
     Q::Model: Send,
     <Q::Model as Keyset>::Cursor: Debug + PartialEq,
 {

@@ -63,14 +63,16 @@ struct Writes {
 trait Pager {
     fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
     where
-        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>
+            + AsyncPageQuery<'static, AsyncConn>,
         Q::Model: Send;
 }
 
 impl Pager for Conn {
     fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
     where
-        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>
+            + AsyncPageQuery<'static, AsyncConn>,
         Q::Model: Send,
     {
         query.paginate(request)?.load_page(self)
@@ -83,7 +85,8 @@ struct AsyncPager(tokio::runtime::Runtime, AsyncConn);
 impl Pager for AsyncPager {
     fn page<Q>(&mut self, query: Q, request: &PageRequest) -> Result<Page<Q::Model>, Error>
     where
-        Q: PageQuery<'static, Conn> + AsyncPageQuery<'static, AsyncConn>,
+        Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>
+            + AsyncPageQuery<'static, AsyncConn>,
         Q::Model: Send,
     {
         let paginated = query.paginate(request)?;
@@ -243,7 +246,7 @@ fn walk<Q, M>(
 ) -> (&'static str, usize, Vec<i64>)
 where
     M: Keyset + Debug + Send,
-    Q: PageQuery<'static, Conn, Model = M> + AsyncPageQuery<'static, AsyncConn>,
+    Q: PageQuery<'static, Conn, Model = M, Item = M> + AsyncPageQuery<'static, AsyncConn>,
 {
     let mut pages = Vec::new();
     let mut request = if backward { PageRequest::last(limit) } else { PageRequest::first(limit) };

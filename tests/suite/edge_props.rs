@@ -18,7 +18,7 @@ use proptest::test_runner::TestCaseError;
 use crate::props::{fill, run, sorted, table, MAX_ROWS};
 use crate::Conn;
 
-fn load<Q: PageQuery<'static, Conn>>(
+fn load<Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>>(
     conn: &mut Conn,
     query: &impl Fn() -> Q,
     request: &PageRequest,
@@ -40,7 +40,7 @@ fn check_emptied<Q>(
     (limit, pages, forward): (u32, usize, bool),
 ) -> Result<(), TestCaseError>
 where
-    Q: PageQuery<'static, Conn>,
+    Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     <Q::Model as Keyset>::Cursor: Debug + PartialEq,
 {
     let l = limit as usize;

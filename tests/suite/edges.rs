@@ -26,7 +26,7 @@ fn delete(conn: &mut Conn, ids: Vec<i64>) {
 /// before it is empty, and its `next_cursor` leads forward over what is left.
 fn emptied_pages_lead_back<Q>(query: impl Fn() -> Q, id: fn(&Q::Model) -> i64)
 where
-    Q: PageQuery<'static, Conn>,
+    Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     <Q::Model as Keyset>::Cursor: std::fmt::Debug + PartialEq,
 {
     let mut conn = db::seeded(ROWS);

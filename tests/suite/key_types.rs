@@ -117,7 +117,7 @@ fn at(id: i64) -> PrimitiveDateTime {
 /// Walks `query` forward and backward at every page size: the rows are `expected`, in its order.
 fn check_walks<Q>(conn: &mut Conn, expected: &[Q::Model], query: impl Fn() -> Q)
 where
-    Q: PageQuery<'static, Conn>,
+    Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     Q::Model: std::fmt::Debug + PartialEq,
     <Q::Model as keyset_runtime::Keyset>::Cursor: std::fmt::Debug + PartialEq,
 {

@@ -25,7 +25,7 @@ fn check<M, Q>(query: impl Fn() -> Q, cmp: impl Fn(&M, &M) -> Ordering)
 where
     M: Keyset,
     M::Cursor: std::fmt::Debug + PartialEq,
-    Q: keyset_runtime::PageQuery<'static, Conn, Model = M> + diesel::RunQueryDsl<Conn>,
+    Q: keyset_runtime::PageQuery<'static, Conn, Model = M, Item = M> + diesel::RunQueryDsl<Conn>,
     Q: diesel::query_dsl::LoadQuery<'static, Conn, M>,
 {
     let mut conn = db::seeded(ROWS);

@@ -197,7 +197,7 @@ fn load<Q>(
     request: &PageRequest,
 ) -> Result<Page<Story>, Error>
 where
-    Q: Paginate<Model = Story> + PageQueryBy<'static, Conn, StoryOrder>,
+    Q: Paginate<Model = Story, Item = Story> + PageQueryBy<'static, Conn, StoryOrder>,
 {
     query.paginate_by(order, dir, request)?.load_page(conn)
 }
@@ -210,7 +210,7 @@ async fn load_async<Q>(
     request: &PageRequest,
 ) -> Result<Page<Story>, Error>
 where
-    Q: Paginate<Model = Story> + AsyncPageQueryBy<'static, AsyncConn, StoryOrder>,
+    Q: Paginate<Model = Story, Item = Story> + AsyncPageQueryBy<'static, AsyncConn, StoryOrder>,
 {
     query.paginate_by(order, dir, request)?.load_page_async(conn).await
 }

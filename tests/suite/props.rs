@@ -73,7 +73,7 @@ enum Op {
     Prev,
 }
 
-fn config() -> Config {
+pub(crate) fn config() -> Config {
     let mut config = Config::default();
     if std::env::var_os("PROPTEST_CASES").is_none() {
         config.cases = crate::PROPERTY_CASES;
@@ -184,7 +184,7 @@ fn check_walk<Q>(
     steps: &[(Op, u32)],
 ) -> Result<(), TestCaseError>
 where
-    Q: PageQuery<'static, Conn>,
+    Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     <Q::Model as Keyset>::Cursor: Debug + PartialEq,
 {
     let expected = cursors(expected);

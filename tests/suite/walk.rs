@@ -21,7 +21,7 @@ fn seeded() -> Conn {
 /// model's rows in a hand-written ORDER BY).
 fn check_walks<Q>(conn: &mut Conn, expected: Vec<Q::Model>, query: impl Fn() -> Q)
 where
-    Q: keyset_runtime::PageQuery<'static, Conn>,
+    Q: keyset_runtime::PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     <Q::Model as Keyset>::Cursor: std::fmt::Debug + PartialEq,
 {
     let expected = cursors(&expected);

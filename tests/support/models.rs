@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use keyset_runtime::Keyset;
 
-use crate::schema::{memberships, posts, stories};
+use crate::schema::{authors, memberships, posts, stories};
 
 /// One key: the primary key alone. The table name is inferred (`Post` → `posts`), as Diesel does.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
@@ -185,6 +185,33 @@ pub struct ScoreDue {
     #[sort(desc)]
     #[tiebreaker]
     pub id: i64,
+}
+
+/// An author: what rides along with a post in a join's tuple (`(Newest::as_select(),
+/// Author::as_select())`), and a model of its own, to show that a join one-to-many from it
+/// repeats its rows.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = authors)]
+pub struct Author {
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub name: String,
+}
+
+/// Posts by their author's name, a column of the joined table `authors`, then newest first:
+/// pages a `posts` ⋈ `authors` join (many-to-one, so the primary key still breaks every tie).
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(order(by_author: author_name asc, created_at desc, id desc))]
+pub struct PostByAuthor {
+    #[sort(asc)]
+    #[diesel(select_expression = authors::name)]
+    pub author_name: String,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
 }
 
 /// Named sort orders chosen at run time (`paginate_by`): uniform and mixed directions, a text

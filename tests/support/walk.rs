@@ -11,12 +11,12 @@ pub fn cursors<M: Keyset>(rows: &[M]) -> Vec<M::Cursor> {
     rows.iter().map(M::cursor).collect()
 }
 
-/// Loads one page of `query()` for `request`.
+/// Loads one page of `query()` for `request`: of the model, or of the tuple a join selects.
 pub fn page<Conn, Q>(
     conn: &mut Conn,
     query: &impl Fn() -> Q,
     request: &PageRequest,
-) -> Page<Q::Model>
+) -> Page<Q::Item>
 where
     Q: PageQuery<'static, Conn>,
 {
@@ -31,7 +31,7 @@ where
 /// Pages forward from the first page to the end, following `next_cursor`, and returns every row.
 /// Checks on the way that every page but the last is full and has a `next_cursor`, that only the
 /// last page lacks one, and that only the first page lacks a `prev_cursor`.
-pub fn forward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
+pub fn forward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Item>
 where
     Q: PageQuery<'static, Conn>,
 {
@@ -58,7 +58,7 @@ where
 
 /// Pages backward from the last page to the start, following `prev_cursor`, and returns every
 /// row in the model's order. The mirror image of [`forward`]'s checks.
-pub fn backward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Model>
+pub fn backward<Conn, Q>(conn: &mut Conn, limit: u32, query: impl Fn() -> Q) -> Vec<Q::Item>
 where
     Q: PageQuery<'static, Conn>,
 {

@@ -251,9 +251,12 @@ pub struct DieselStruct {
 #[derive(Default)]
 pub struct DieselField {
     pub column_name: Option<Ident>,
-    /// `embed`, `select_expression` or `deserialize_as`: the field is not a plain column value,
-    /// so it cannot be compared with a column in SQL.
+    /// `embed`, `deserialize_as`, or a `select_expression` that is not a bare column: the field
+    /// is not a plain column value, so it cannot be compared with a column in SQL.
     pub not_a_column: Option<Ident>,
+    /// `select_expression = authors::name`: the field holds that column (of another table of
+    /// the query, typically), the path as written.
+    pub column_path: Option<syn::Path>,
 }
 
 /// Reads one `#[diesel(..)]` attribute of a struct. Unknown keys are Diesel's business: we skip
@@ -282,7 +285,18 @@ pub fn parse_diesel_field(attr: &Attribute, out: &mut DieselField) -> syn::Resul
             });
             return Ok(true);
         }
-        if key == "embed" || key == "select_expression" || key == "deserialize_as" {
+        if key == "select_expression" {
+            input.parse::<Token![=]>()?;
+            // A bare column path is a column the SQL can compare; anything else is not.
+            match input.parse::<syn::Expr>()? {
+                syn::Expr::Path(path) if path.qself.is_none() && path.path.segments.len() >= 2 => {
+                    out.column_path = Some(path.path)
+                }
+                _ => out.not_a_column = Some(key.clone()),
+            }
+            return Ok(true);
+        }
+        if key == "embed" || key == "deserialize_as" {
             out.not_a_column = Some(key.clone());
         }
         Ok(false)

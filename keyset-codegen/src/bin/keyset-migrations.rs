@@ -81,6 +81,9 @@ fn main() -> ExitCode {
                     names.join(", ")
                 );
             }
+            for (order, why) in &written.unindexed {
+                println!("no index for `{order}`: it {why}");
+            }
             if written.folders.is_empty() && written.waiting.is_empty() {
                 println!("the migrations are up to date");
             }

@@ -281,6 +281,7 @@ fn column_path(table: &syn::Path, key: &SortKey) -> TokenStream {
     // The column ident keeps its span (the field name, or the `column_name` value), so "no
     // column `x` in `posts`" points at the field that names it.
     let column = &key.column;
+    let table = key.joined.as_ref().unwrap_or(table);
     quote!(#table::#column)
 }
 

@@ -30,6 +30,10 @@ pub struct Changes {
     /// table. They are written once a migration creates the table, so that Diesel runs them
     /// after it.
     pub waiting: BTreeMap<String, BTreeMap<String, String>>,
+    /// Sort orders no index can serve, in words (`posts: authors.name ASC, id ASC`), each with
+    /// why: an order led by (or holding) a column of a joined table. Nothing is written for
+    /// them; they are not changes, and [`check`](super::Migrations::check) does not fail on them.
+    pub unindexed: BTreeMap<String, String>,
 }
 
 impl Changes {

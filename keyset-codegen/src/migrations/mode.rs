@@ -111,6 +111,9 @@ impl Migrations {
                 self.dir.display()
             ));
         }
+        for (order, why) in &written.unindexed {
+            say(format!("cargo:warning=keyset writes no index for `{order}`: it {why}"));
+        }
         if let Err(err) = self.check_order() {
             say(format!("cargo:warning={}", err.to_string().replace('\n', " ")));
         }

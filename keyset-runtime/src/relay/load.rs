@@ -22,10 +22,10 @@ pub fn load_connection<'query, Q, Conn>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-) -> Result<Connection<String, Q::Model>, Error>
+) -> Result<Connection<String, Q::Item>, Error>
 where
     Q: PageQuery<'query, Conn>,
-    Q::Model: OutputType,
+    Q::Item: OutputType,
 {
     load_connection_map(query, args, conn, |row| row)
 }
@@ -61,7 +61,7 @@ pub fn load_connection_map<'query, Q, Conn, N>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-    node: impl FnMut(Q::Model) -> N,
+    node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
     Q: PageQuery<'query, Conn>,
@@ -113,7 +113,7 @@ pub fn load_connection_by<'query, Q, Conn, O, N>(
     dir: Option<SortDirection>,
     args: &ConnectionArgs,
     conn: &mut Conn,
-    node: impl FnMut(Q::Model) -> N,
+    node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
     Q: Paginate + PageQueryBy<'query, Conn, O>,
@@ -207,10 +207,10 @@ pub async fn load_connection_async<'query, Q, Conn>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-) -> Result<Connection<String, Q::Model>, Error>
+) -> Result<Connection<String, Q::Item>, Error>
 where
     Q: crate::AsyncPageQuery<'query, Conn>,
-    Q::Model: OutputType + Send,
+    Q::Item: OutputType + Send,
 {
     load_connection_map_async(query, args, conn, |row| row).await
 }
@@ -221,11 +221,11 @@ pub async fn load_connection_map_async<'query, Q, Conn, N>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-    node: impl FnMut(Q::Model) -> N,
+    node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
     Q: crate::AsyncPageQuery<'query, Conn>,
-    Q::Model: Send,
+    Q::Item: Send,
     N: OutputType,
 {
     connection(args.paginated(query)?.load_edges_async(conn).await?, args, node)
@@ -239,12 +239,12 @@ pub async fn load_connection_by_async<'query, Q, Conn, O, N>(
     dir: Option<SortDirection>,
     args: &ConnectionArgs,
     conn: &mut Conn,
-    node: impl FnMut(Q::Model) -> N,
+    node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
     Q: Paginate + crate::AsyncPageQueryBy<'query, Conn, O>,
     O: Orders<Row = Q::Model>,
-    Q::Model: Send,
+    Q::Item: Send,
     N: OutputType,
 {
     let loaded = args.paginated_by(query, order, dir)?.load_edges_async(conn, true).await?;
