@@ -265,14 +265,18 @@ fn check_joined_tiebreaker(cx: &mut Ctxt, model: &Model, key: &SortKey) {
 /// The key's value is compared with its column in SQL, so the field must hold the column's value.
 fn check_comparable(cx: &mut Ctxt, key: &SortKey) {
     if let Some(diesel_key) = &key.not_a_column {
+        // An expression is refused, a bare column (of this table or a joined one) is not.
+        let columns = match diesel_key == "select_expression" {
+            true => " (a bare column is one: `select_expression = authors::name`)",
+            false => "",
+        };
         cx.error_spanned_by(
             diesel_key,
             format!(
                 "`{ident}` cannot be a sort key: with `#[diesel({diesel_key})]` it does not hold the \
-                 value of one column, so SQL cannot compare it with the cursor (nor can an index \
-                 serve it); remove `#[sort(..)]` from `{ident}` and sort by fields that map to a \
-                 column, e.g. `#[sort(desc)] created_at: NaiveDateTime`, or by a bare column of \
-                 a joined table, `#[diesel(select_expression = authors::name)]`",
+                 value of one column, so SQL cannot compare it with the cursor, nor an index serve \
+                 it; remove `#[sort(..)]` from `{ident}` and sort by fields that map to a \
+                 column{columns}, e.g. `#[sort(desc)] created_at: NaiveDateTime`",
                 ident = key.ident,
             ),
         );

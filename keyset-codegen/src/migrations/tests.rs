@@ -369,3 +369,32 @@ fn one_index_per_distinct_order() {
         "{wanted:?}"
     );
 }
+
+/// An order with a key of a joined table gets no index (none on `posts` holds `authors.name`),
+/// and the writer says why, rather than writing one that serves the model's columns only; the
+/// model's other orders still get theirs.
+#[test]
+fn joined_key_order_gets_no_index_and_is_named() {
+    let scratch = Scratch::new("joined");
+    scratch.model(
+        r#"
+        #[derive(Keyset)]
+        #[diesel(table_name = posts)]
+        #[keyset(order(new: created_at desc, id desc))]
+        struct Post {
+            #[sort(asc)] #[diesel(select_expression = authors::name)] author_name: String,
+            #[sort(asc)] #[tiebreaker] id: i64,
+            created_at: NaiveDateTime,
+        }
+    "#,
+    );
+    let migrations = scratch.migrations(Backend::Sqlite).table_created_elsewhere("posts");
+    let wanted = migrations.wanted().unwrap();
+    assert_eq!(wanted.keys().collect::<Vec<_>>(), ["posts_keyset_created_at_desc_id_desc"]);
+    let changes = migrations.changes().unwrap();
+    let why = &changes.unindexed["posts: authors.name ASC, id ASC"];
+    assert!(why.contains("no index on `posts` serves this order"), "{why}");
+    let written = migrations.write().unwrap();
+    assert_eq!(written.unindexed, changes.unindexed);
+    migrations.check().unwrap();
+}

@@ -166,3 +166,21 @@ fn named_orders() {
         }
     }
 }
+
+/// A sort key of a joined table: its key names `authors::name`, the order's words
+/// `authors.name`, and `INDEXES` holds no index for the order.
+#[test]
+fn joined_key() {
+    assert_expansion! {
+        #[derive(Queryable, Selectable, Keyset)]
+        #[diesel(table_name = posts)]
+        pub struct PostByAuthor {
+            #[sort(asc)]
+            #[diesel(select_expression = authors::name)]
+            pub author_name: String,
+            #[sort(desc)]
+            #[tiebreaker]
+            pub id: i64,
+        }
+    }
+}
