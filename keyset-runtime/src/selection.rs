@@ -11,7 +11,7 @@ use diesel::Selectable;
 
 /// The model a query selects, and what each of its rows loads as. Implemented for
 /// `SelectBy<Model, DB>` (what `Model::as_select()` is) and for tuples whose first element is
-/// one, followed by up to 15 other `as_select()` selections.
+/// one, followed by up to 31 other `as_select()` selections.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not select a model to page",
     label = "`paginate` needs a query whose `.select(..)` is `Model::as_select()`, or a tuple whose first element is",
@@ -53,35 +53,28 @@ impl<U: Selectable<DB>, DB: Backend> Related<DB> for SelectBy<U, DB> {
     type Item = U;
 }
 
-/// `SelectsModel` for the tuple of the model's selection and the related ones named.
+/// `SelectsModel` for the tuple of the model's selection and the related ones named, then for
+/// each shorter tuple.
 macro_rules! tuple_selections {
-    ($($related:ident),+) => {
-        impl<T: Selectable<DB>, DB: Backend, $($related: Related<DB>),+> SelectsModel
-            for (SelectBy<T, DB>, $($related,)+)
+    () => {};
+    ($first:ident $(, $related:ident)*) => {
+        impl<T: Selectable<DB>, DB: Backend, $first: Related<DB>, $($related: Related<DB>),*>
+            SelectsModel for (SelectBy<T, DB>, $first, $($related,)*)
         {
             type Model = T;
-            type Item = (T, $($related::Item,)+);
+            type Item = (T, $first::Item, $($related::Item,)*);
             type Backend = DB;
             fn model(item: &Self::Item) -> &T {
                 &item.0
             }
         }
+        tuple_selections!($($related),*);
     };
 }
 
-// Up to 16 selections in all: Diesel loads tuples of that size with its default features.
-tuple_selections!(R1);
-tuple_selections!(R1, R2);
-tuple_selections!(R1, R2, R3);
-tuple_selections!(R1, R2, R3, R4);
-tuple_selections!(R1, R2, R3, R4, R5);
-tuple_selections!(R1, R2, R3, R4, R5, R6);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14);
-tuple_selections!(R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15);
+// Up to 32 selections in all, the most Diesel loads with its `32-column-tables` feature (16
+// without it).
+tuple_selections!(
+    R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20, R21,
+    R22, R23, R24, R25, R26, R27, R28, R29, R30, R31
+);

@@ -6,7 +6,7 @@
 
 use diesel::prelude::*;
 use keyset_runtime::{Error, Keyset, PageRequest, Paginate, SortDirection};
-use keyset_tests::models::{Author, Newest, PostByAuthor, PostByAuthorOrder, RankDue};
+use keyset_tests::models::{Author, Newest, Post, PostByAuthor, PostByAuthorOrder, RankDue};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::walk;
 use std::cell::RefCell;
@@ -47,6 +47,29 @@ fn inner_join_pages_posts_with_their_authors() {
         let backward = walk::backward(&mut conn, limit, query);
         assert_eq!(author_ids(&backward), author_ids(&expected), "backward, limit {limit}");
     }
+}
+
+/// Any number of selections ride along, as Diesel loads them: here three.
+#[test]
+fn tuple_of_three_selections_pages() {
+    let mut conn = db::seeded(ROWS);
+    let query = || {
+        posts::table.inner_join(authors::table).select((
+            Newest::as_select(),
+            Author::as_select(),
+            Post::as_select(),
+        ))
+    };
+    let expected: Vec<i64> = posts::table
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(posts::id)
+        .load(&mut conn)
+        .unwrap();
+    let rows = walk::backward(&mut conn, 19, query);
+    assert_eq!(rows.iter().map(|(newest, _, _)| newest.id).collect::<Vec<_>>(), expected);
+    assert!(rows
+        .iter()
+        .all(|(newest, author, post)| newest.id == post.id && post.author_id == author.id));
 }
 
 /// A hand-written ON that leaves the posts of author 3 without an author: their `Option<Author>`
