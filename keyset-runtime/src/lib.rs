@@ -294,6 +294,7 @@
 
 #[cfg(feature = "diesel-async")]
 mod async_driver;
+mod checks;
 mod driver;
 mod error;
 mod machine;
@@ -331,6 +332,10 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::checks::{
+        assert_sort_key_type, assert_tiebreaker_is_primary_key, IsPrimaryKey, MatchesNullability,
+        SortKeyType,
+    };
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;
     pub use crate::order::{
@@ -365,65 +370,4 @@ pub mod __private {
         write(&mut out);
         out.into_bytes().len()
     }
-
-    /// Compiles only when `K` is `T`'s primary key (a column, or a tuple of columns in order).
-    pub fn assert_tiebreaker_is_primary_key<T: diesel::Table, K: IsPrimaryKey<T::PrimaryKey>>() {}
-
-    /// `Self` is the primary key `P`. Implemented only for `Self == P`, so that a mismatch
-    /// is an unimplemented trait, which reports the message below (an associated-type equality
-    /// would report a bare "type mismatch" instead).
-    #[diagnostic::on_unimplemented(
-        message = "the `#[tiebreaker]` `{Self}` is not the primary key of its table, `{P}`",
-        label = "not the primary key `{P}`",
-        note = "a tiebreaker must be unique, or rows that tie on every sort key are skipped or repeated across pages",
-        note = "put `#[tiebreaker]` on the primary key column instead (on each column of a composite key, in the key's order); for a `NOT NULL` column with a unique index, write `#[tiebreaker(unique)]`"
-    )]
-    pub trait IsPrimaryKey<P> {}
-
-    impl<K> IsPrimaryKey<K> for K {}
-
-    /// Compiles only when the sort key's field type `V` can be compared with column `C`: Diesel
-    /// can turn a `V` into an expression of `C`'s SQL type (`AsExpression`, which every backend's
-    /// `ToSql` impls come with), and a nullable column is sorted by an `Option`. Both bounds are
-    /// on `V`, so that rustc reports either at the field's type.
-    pub fn assert_sort_key_type<C, V>()
-    where
-        C: diesel::Expression,
-        C::SqlType: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
-        V: SortKeyType<C, C::SqlType>,
-        V: MatchesNullability<C, <C::SqlType as diesel::sql_types::SqlType>::IsNull>,
-    {
-    }
-
-    /// `Self`, the type of a sort-key field, can be bound as `ST`, the SQL type of column `C`.
-    #[diagnostic::on_unimplemented(
-        message = "the sort key's type `{Self}` does not match column `{C}`, of SQL type `{ST}`",
-        label = "`{Self}` cannot be compared with `{C}`",
-        note = "give the field the Rust type that Diesel maps `{ST}` to (e.g. `i32` for `Integer`, `i64` for `BigInt`, `String` for `Text`, `chrono::NaiveDateTime` for `Timestamp`), or point the field at another column with `#[diesel(column_name = ..)]`"
-    )]
-    pub trait SortKeyType<C, ST> {}
-
-    // Not recommended, so that a mismatch reports the message above and not a list of every
-    // SQL type `V` could be instead.
-    #[diagnostic::do_not_recommend]
-    impl<V, C, ST> SortKeyType<C, ST> for V
-    where
-        ST: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
-        V: diesel::expression::AsExpression<ST>,
-    {
-    }
-
-    /// Column `C` (whose SQL type's nullability is `IsNull`) can be sorted by a field of type
-    /// `Self`: a `NOT NULL` column by any type, a nullable one only by an `Option<T>` (whose NULL
-    /// placement the derive checks). A plain field on a nullable column is refused.
-    #[diagnostic::on_unimplemented(
-        message = "the sort key column `{C}` is nullable, but the field's type `{Self}` is not an `Option`",
-        label = "a nullable sort key would silently drop the rows where it is NULL",
-        note = "a nullable column is sorted by an `Option<T>` field with an explicit NULL placement, e.g. `#[sort(desc, nulls = last)] published_at: Option<i64>`; if this column never holds NULL, declare it `NOT NULL` and drop `Nullable<..>` from its `table!` entry instead"
-    )]
-    pub trait MatchesNullability<C, IsNull> {}
-
-    impl<V, C> MatchesNullability<C, diesel::sql_types::is_nullable::NotNull> for V {}
-
-    impl<T, C> MatchesNullability<C, diesel::sql_types::is_nullable::IsNullable> for Option<T> {}
 }

@@ -1,0 +1,118 @@
+//! The static checks of a model, generated as calls whose bounds hold only when the model is
+//! right about its table: the table exists, each sort key's field has a type Diesel compares
+//! with its column, and the tiebreaker is the primary key. They need the
+//! types, which the derive cannot see, so rustc checks them, with the runtime's messages
+//! (`keyset_runtime::__private`). They share one closure: one body per model for rustc to check,
+//! not one per key.
+
+use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{column_path, runtime};
+use crate::model::{Model, SortKey};
+
+/// The checks of every field and tiebreaker the model's orders sort by.
+pub fn checks(model: &Model) -> TokenStream {
+    let table = &model.table;
+    let every_order = || std::iter::once(&model.keys).chain(model.orders.iter().map(|o| &o.keys));
+    // Each field once, whichever orders sort by it.
+    let mut fields: Vec<&SortKey> = Vec::new();
+    for key in every_order().flatten() {
+        if !fields.iter().any(|field| field.ident == key.ident) {
+            fields.push(key);
+        }
+    }
+    let type_checks = fields.iter().map(|key| key_type_assertion(model, key));
+    // Each distinct tiebreaker once, whichever orders end with it.
+    let mut tiebreakers: Vec<Vec<&SortKey>> = Vec::new();
+    for keys in every_order() {
+        let ends: Vec<&SortKey> = keys.iter().filter(|key| key.tiebreaker.is_some()).collect();
+        let same = |known: &Vec<&SortKey>| {
+            known.len() == ends.len() && known.iter().zip(&ends).all(|(a, b)| a.ident == b.ident)
+        };
+        if !ends.is_empty() && !tiebreakers.iter().any(same) {
+            tiebreakers.push(ends);
+        }
+    }
+    let primary_key_checks = tiebreakers.iter().map(|keys| primary_key_assertion(model, keys));
+    quote! {
+        const _: fn() = || {
+            let _ = #table::table;
+            #(#type_checks)*
+            #(#primary_key_checks)*
+        };
+    }
+}
+
+/// Names the table, so that a wrong `#[diesel(table_name = ..)]` fails there, not deep in the
+/// runtime's types. For the fallback, whose model failed other checks.
+pub fn table_check(model: &Model) -> TokenStream {
+    let table = &model.table;
+    quote!(const _: fn() = || { let _ = #table::table; };)
+}
+
+/// The field's type must be one Diesel can compare with its column: otherwise the mismatch would
+/// surface deep in the runtime's bounds at the first `paginate` call, or at the derive. Both of
+/// the check's bounds are on the field's type, and rustc reports a failed bound at the type
+/// argument it is on, so the error points at the field's type. The column path keeps its own
+/// spans: a wrong table or column name is then the same error at the same place as in the
+/// `Keyset` impl, which rustc reports once.
+fn key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
+    let rt = runtime();
+    let column = column_path(&model.table, key);
+    let ty = key.ty;
+    quote_spanned! {key.ty.span()=>
+        #rt::assert_sort_key_type::<#column, #ty>();
+    }
+}
+
+/// The tiebreaker must be the table's primary key (in order, for a composite key), unless the
+/// user vouched for a unique column with `#[tiebreaker(unique)]`. A trait bound against
+/// `<table as Table>::PrimaryKey`, reported at the type argument that fails it: that argument
+/// and the call carry the span of the first `#[tiebreaker]`, so the error lands there. The
+/// table and columns are named in aliases that keep their own spans, so that a wrong name is the
+/// same error at the same place as in the `Keyset` impl, which rustc reports once.
+fn primary_key_assertion(model: &Model, tiebreakers: &[&SortKey]) -> TokenStream {
+    let Some(attr) = tiebreakers.first().and_then(|first| first.tiebreaker.as_ref()) else {
+        return TokenStream::new();
+    };
+    if attr.unique {
+        return TokenStream::new();
+    }
+    let rt = runtime();
+    let table = &model.table;
+    let columns = tiebreakers.iter().map(|key| column_path(table, key));
+    let primary_key =
+        if tiebreakers.len() == 1 { quote!(#(#columns)*) } else { quote!((#(#columns,)*)) };
+    let (table_alias, tiebreaker_alias) =
+        (Ident::new("__Table", attr.span), Ident::new("__Tiebreaker", attr.span));
+    let check = respan(
+        quote!(#rt::assert_tiebreaker_is_primary_key::<#table_alias, #tiebreaker_alias>();),
+        attr.span,
+    );
+    quote! {
+        {
+            type #table_alias = #table::table;
+            type #tiebreaker_alias = #primary_key;
+            #check
+        }
+    }
+}
+
+/// Gives every token the span of the user's `#[tiebreaker]`, so that an error anywhere in them
+/// points there, without rustc adding "in this derive macro expansion". Only for tokens that
+/// resolve the same from the user's code: absolute paths, and names defined with the same span.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                tree =
+                    TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
+            }
+            tree.set_span(span);
+            tree
+        })
+        .collect()
+}
