@@ -63,6 +63,7 @@ mod fallback;
 mod index;
 mod migrations;
 mod model;
+mod spelling;
 mod valid;
 
 pub use index::Backend;

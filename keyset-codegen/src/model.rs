@@ -10,6 +10,7 @@ use crate::attr::{
     TiebreakerAttr,
 };
 use crate::ctxt::Ctxt;
+use crate::spelling::{closest, edits};
 
 /// A struct that derives `Keyset`.
 pub struct Model<'a> {
@@ -399,32 +400,6 @@ fn variant_name(name: &Ident) -> Ident {
         .collect::<Vec<String>>()
         .concat();
     Ident::new(&camel, name.span())
-}
-
-/// The name among `names` within two edits of `word`, if one is.
-fn closest<'n>(word: &str, names: impl Iterator<Item = &'n Ident>) -> Option<String> {
-    names
-        .map(|name| name.to_string())
-        .map(|name| (edits(word, &name), name))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, name)| name)
-}
-
-/// Levenshtein distance.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 /// "already has `#[sort(desc)]`": names the first so the user knows which one stays.

@@ -12,6 +12,7 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use super::{kw, Direction, Nulls};
+use crate::spelling::did_you_mean;
 
 /// The struct's `#[keyset(..)]` options.
 #[derive(Default)]
@@ -53,6 +54,9 @@ pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
 const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]` \
      or `#[keyset(order(new: created_at desc, id desc))]`";
+
+/// The options, for "did you mean".
+const OPTIONS: &[&str] = &["max_token_len", "listing", "order"];
 
 const ORDER_SYNTAX: &str = "write `order(new: created_at desc, id desc)`: a name, then the fields \
      to sort by, each `asc` or `desc` (an `Option` field adds `nulls first` or `nulls last`), ending \
@@ -125,8 +129,9 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
             Ok(word) => syn::Error::new(
                 word.span(),
                 format!(
-                    "unknown `#[keyset]` option `{word}`: expected `max_token_len`, `listing` or \
-                     `order`; {KEYSET_SYNTAX}"
+                    "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
+                     `listing` or `order`; {KEYSET_SYNTAX}",
+                    hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),
             ),
             Err(_) => lookahead.error(),
@@ -221,7 +226,10 @@ fn key(input: ParseStream) -> syn::Result<OrderKeyAttr> {
             }
             Ok(word) => syn::Error::new(
                 word.span(),
-                format!("unknown direction `{word}`: write `{field} asc` or `{field} desc`"),
+                format!(
+                    "unknown direction `{word}`: {hint}write `{field} asc` or `{field} desc`",
+                    hint = did_you_mean(&word.to_string(), &["asc", "desc"]),
+                ),
             ),
             Err(_) => syn::Error::new(
                 field.span(),

@@ -9,6 +9,8 @@ use quote::ToTokens;
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
+use crate::spelling::did_you_mean;
+
 mod keyset;
 
 pub use keyset::{parse_keyset_struct, KeysetStruct, OrderAttr};
@@ -154,14 +156,18 @@ impl SortAttr {
                         Nulls::Last
                     } else {
                         let found = input.fork().parse::<proc_macro2::TokenTree>();
-                        let (span, found) = match &found {
-                            Ok(token) => (token.span(), format!("`{token}`")),
-                            Err(_) => (key.span, "nothing".to_owned()),
+                        let (span, found, hint) = match &found {
+                            Ok(token) => (
+                                token.span(),
+                                format!("`{token}`"),
+                                did_you_mean(&token.to_string(), &["first", "last"]),
+                            ),
+                            Err(_) => (key.span, "nothing".to_owned(), String::new()),
                         };
                         return Err(syn::Error::new(
                             span,
                             format!(
-                                "unknown NULL placement {found}: write `nulls = first` or \
+                                "unknown NULL placement {found}: {hint}write `nulls = first` or \
                                  `nulls = last`"
                             ),
                         ));
@@ -182,18 +188,26 @@ impl SortAttr {
     }
 }
 
-/// Replaces syn's "expected one of" with a message that also names the unknown word.
+/// Replaces syn's "expected one of" with a message that also names the unknown word, and the
+/// argument it looks like a misspelling of.
 fn unknown_argument(input: ParseStream, fallback: syn::Error) -> syn::Error {
-    match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
-        Ok(word) => syn::Error::new(
-            word.span(),
-            format!(
-                "unknown `#[sort]` argument `{word}`: expected `asc`, `desc` or `nulls = first|last`; \
-                 {SORT_SYNTAX}"
-            ),
+    let Ok(word) = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) else {
+        return fallback;
+    };
+    let lower = word.to_string().to_lowercase();
+    let message = match lower.as_str() {
+        "asc" | "desc" => format!("write `{lower}`, in lower case: `#[sort({lower})]`"),
+        "first" | "last" => format!(
+            "`{word}` is a NULL placement: write `nulls = {lower}`, e.g. \
+             `#[sort(desc, nulls = {lower})]`"
         ),
-        Err(_) => fallback,
-    }
+        _ => format!(
+            "unknown `#[sort]` argument `{word}`: {hint}expected `asc`, `desc` or \
+             `nulls = first|last`; {SORT_SYNTAX}",
+            hint = did_you_mean(&word.to_string(), &["asc", "desc", "nulls"]),
+        ),
+    };
+    syn::Error::new(word.span(), message)
 }
 
 const TIEBREAKER_SYNTAX: &str =
@@ -228,8 +242,10 @@ impl TiebreakerAttr {
                 Err(syn::Error::new_spanned(
                     &list.tokens,
                     format!(
-                        "`#[tiebreaker]` takes no arguments except `unique`, found `{}`: {TIEBREAKER_SYNTAX}",
-                        list.tokens
+                        "`#[tiebreaker]` takes no arguments except `unique`, found `{}`: \
+                         {hint}{TIEBREAKER_SYNTAX}",
+                        list.tokens,
+                        hint = did_you_mean(&list.tokens.to_string(), &["unique"]),
                     ),
                 ))
             }),
