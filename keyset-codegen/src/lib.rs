@@ -92,10 +92,9 @@ pub fn derive_keyset(input: TokenStream) -> TokenStream {
         // A model that could not be built always records why, so this arm is never taken; an
         // empty expansion is still the safe answer.
         (Ok(()), None) => TokenStream::new(),
-        (Err(errors), model) => {
-            let mut out = errors.to_compile_error();
-            out.extend(fallback::fallback(&input, model.as_ref()));
-            out
+        (Err(mut errors), model) => {
+            errors.extend(fallback::fallback(&input, model.as_ref()));
+            errors
         }
     }
 }

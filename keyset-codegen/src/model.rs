@@ -10,7 +10,7 @@ use crate::attr::{
     TiebreakerAttr,
 };
 use crate::ctxt::Ctxt;
-use crate::spelling::{closest, edits};
+use crate::spelling::{closest, edits, misspelling_of};
 
 /// A struct that derives `Keyset`.
 pub struct Model<'a> {
@@ -81,6 +81,10 @@ impl<'a> Model<'a> {
     /// not stop the model from being built from the rest, so validation still runs.
     pub fn from_ast(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<Model<'a>> {
         for attr in &input.attrs {
+            if misspelled(attr, &["sort", "tiebreaker", "keyset"]).is_some() {
+                // rustc reports it ("cannot find attribute"), and suggests the name.
+                cx.left_to_rustc();
+            }
             if attr.path().is_ident("sort") || attr.path().is_ident("tiebreaker") {
                 cx.error_spanned_by(
                     attr,
@@ -134,8 +138,13 @@ impl<'a> Model<'a> {
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
         let mut options = KeysetStruct::default();
         let mut errors = Vec::new();
-        for attr in input.attrs.iter().filter(|a| a.path().is_ident("keyset")) {
-            attr::parse_keyset_struct(attr, &mut options, &mut errors);
+        for attr in &input.attrs {
+            if attr.path().is_ident("keyset") {
+                attr::parse_keyset_struct(attr, &mut options, &mut errors);
+            } else if misspelled(attr, &["keyset"]).is_some() {
+                // It may declare orders: the rules about a model without any must not follow.
+                options.declared_orders += 1;
+            }
         }
         errors.into_iter().for_each(|error| cx.syn_error(error));
 
@@ -306,6 +315,18 @@ impl<'a> FieldAttrs<'a> {
                 if let Err(err) = attr::parse_diesel_field(attr, &mut diesel) {
                     cx.syn_error(err);
                 }
+            } else if let Some(meant) = misspelled(attr, &["sort", "tiebreaker", "keyset"]) {
+                // `#[srot(desc)]`, `#[tiebraker]`: rustc reports them and suggests the right
+                // name. The field counts as having the attribute meant, so that no rule reports
+                // its absence ("missing tiebreaker") as if it were another mistake.
+                cx.left_to_rustc();
+                match meant {
+                    "sort" if sort.is_none() => sort = Some(SortAttr::unparsed(attr)),
+                    "tiebreaker" if tiebreaker.is_none() => {
+                        tiebreaker = Some(TiebreakerAttr::unparsed(attr));
+                    }
+                    _ => {}
+                }
             }
         }
         let ident = field.ident.as_ref()?;
@@ -400,6 +421,17 @@ fn variant_name(name: &Ident) -> Ident {
         .collect::<Vec<String>>()
         .concat();
     Ident::new(&camel, name.span())
+}
+
+/// Which of `names` the attribute's name misspells (`srot` for `sort`, `Sort`), if any: an
+/// attribute no derive knows, which rustc reports. Other derives' attributes (`serde`, `doc`)
+/// are not near any of ours.
+fn misspelled(attr: &syn::Attribute, names: &[&'static str]) -> Option<&'static str> {
+    let word = attr.path().get_ident()?.to_string();
+    if names.contains(&word.as_str()) {
+        return None;
+    }
+    names.iter().copied().find(|name| misspelling_of(&word, name))
 }
 
 /// "already has `#[sort(desc)]`": names the first so the user knows which one stays.

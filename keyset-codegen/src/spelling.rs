@@ -1,5 +1,6 @@
-//! Telling a misspelling from another word, so that an error can suggest the word meant: `desc`
-//! for `dsec`, a field for a mistyped order key.
+//! Telling a misspelling from another word: the derive suggests `desc` for `dsec`, and leaves a
+//! misspelled attribute (`#[srot(desc)]`) to rustc, which reports it, without reporting what its
+//! absence would imply.
 
 use syn::Ident;
 

@@ -125,6 +125,11 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         out.orders.push(syn::parse::Parser::parse2(order, group.stream())?);
         Ok(())
     } else {
+        // Only `order` takes parentheses: a misspelled one (`ordre(..)`) may declare an order,
+        // so the rules about a model without orders must not follow from it.
+        if input.peek2(syn::token::Paren) {
+            out.declared_orders += 1;
+        }
         Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
             Ok(word) => syn::Error::new(
                 word.span(),

@@ -124,6 +124,22 @@ fn invalid_model_errors_and_fallback() {
     }
 }
 
+/// A misspelled attribute is rustc's to report: no error of the derive's, and the fallback, with
+/// the misspelled `#[tiebraker]` counted as the tiebreaker so that no rule reports it missing.
+#[test]
+fn misspelled_attribute_left_to_rustc() {
+    assert_expansion! {
+        #[diesel(table_name = posts)]
+        struct Post {
+            #[sort(desc)]
+            created_at: NaiveDateTime,
+            #[sort(desc)]
+            #[tiebraker]
+            id: i64,
+        }
+    }
+}
+
 /// Not a struct with named fields: the error, then an empty cursor and an impl with no keys.
 #[test]
 fn enum_errors_and_empty_fallback() {
