@@ -233,7 +233,8 @@ fn check_nullable_tiebreaker(cx: &mut Ctxt, key: &SortKey) {
             "the tiebreaker `{ident}` is an `Option`: a nullable column cannot be a unique \
              key (NULLs do not compare equal, so rows with NULL would be skipped); put \
              `#[tiebreaker]` on the primary key, which is never NULL, or make this column \
-             `NOT NULL` and write `{ident}: {inner}`",
+             `NOT NULL` (in a migration, then regenerate the schema, so that `table!` declares \
+             it without `Nullable<..>`) and write `{ident}: {inner}`",
             ident = key.ident,
             inner = type_name(inner),
         ),

@@ -34,6 +34,18 @@ where
 {
 }
 
+/// [`assert_sort_key_type`] for a tiebreaker: its column must also be `NOT NULL`. A nullable
+/// column is refused as such, not by asking for an `Option` field, which the derive refuses for
+/// a tiebreaker in turn.
+pub fn assert_tiebreaker_type<C, V>()
+where
+    C: diesel::Expression,
+    C::SqlType: SqlType + diesel::expression::TypedExpressionType,
+    V: SortKeyType<C, C::SqlType>,
+    V: TiebreakerNotNull<C, <C::SqlType as SqlType>::IsNull>,
+{
+}
+
 /// `Self`, the type of a sort-key field, can be bound as `ST`, the SQL type of column `C`.
 #[diagnostic::on_unimplemented(
     message = "the sort key's type `{Self}` does not match column `{C}`, of SQL type `{ST}`",
@@ -65,3 +77,15 @@ pub trait MatchesNullability<C, IsNull> {}
 impl<V, C> MatchesNullability<C, NotNull> for V {}
 
 impl<T, C> MatchesNullability<C, IsNullable> for Option<T> {}
+
+/// The tiebreaker's column `C` (whose SQL type's nullability is `IsNull`) is `NOT NULL`: NULLs
+/// do not compare equal, so a nullable column is not a unique key, whatever its index says.
+#[diagnostic::on_unimplemented(
+    message = "the tiebreaker column `{C}` is nullable: a tiebreaker must be `NOT NULL`",
+    label = "the `table!` declares this column `Nullable<..>`",
+    note = "NULLs do not compare equal, so rows whose tiebreaker is NULL would be skipped or repeated across pages; a tiebreaker is a column declared without `Nullable<..>` in `table!`",
+    note = "make the column `NOT NULL` in a migration and regenerate the schema, so that `table!` declares it without `Nullable<..>`; or put `#[tiebreaker]` on another unique `NOT NULL` column, such as the primary key"
+)]
+pub trait TiebreakerNotNull<C, IsNull> {}
+
+impl<V, C> TiebreakerNotNull<C, NotNull> for V {}

@@ -77,7 +77,8 @@
 //! write instead of anything else (the full list is in the derive's documentation): a tiebreaker
 //! is required, it is the last sort key (or keys), it is the table's primary key (composite keys
 //! in the key's order; checked against `<table as diesel::Table>::PrimaryKey`) unless
-//! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option`. Each
+//! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option` nor a
+//! nullable column (`Nullable<..>` in `table!`). Each
 //! sort key's Rust type must be one Diesel binds as its column's SQL type, and an `Option<T>`
 //! exactly when the column is nullable; an `Option<T>` key must name its NULL placement (see
 //! [Nullable keys](#nullable-keys)). Sort keys are plain columns (not `embed`,
@@ -333,8 +334,8 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::checks::{
-        assert_sort_key_type, assert_tiebreaker_is_primary_key, IsPrimaryKey, MatchesNullability,
-        SortKeyType,
+        assert_sort_key_type, assert_tiebreaker_is_primary_key, assert_tiebreaker_type,
+        IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
     };
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;

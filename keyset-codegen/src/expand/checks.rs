@@ -57,13 +57,18 @@ pub fn table_check(model: &Model) -> TokenStream {
 /// the check's bounds are on the field's type, and rustc reports a failed bound at the type
 /// argument it is on, so the error points at the field's type. The column path keeps its own
 /// spans: a wrong table or column name is then the same error at the same place as in the
-/// `Keyset` impl, which rustc reports once.
+/// `Keyset` impl, which rustc reports once. A tiebreaker's column must also be `NOT NULL`, which
+/// its own check says, rather than asking for an `Option` that a tiebreaker cannot be.
 fn key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
     let rt = runtime();
     let column = column_path(&model.table, key);
     let ty = key.ty;
+    let assert = match key.tiebreaker {
+        Some(_) => quote!(assert_tiebreaker_type),
+        None => quote!(assert_sort_key_type),
+    };
     quote_spanned! {key.ty.span()=>
-        #rt::assert_sort_key_type::<#column, #ty>();
+        #rt::#assert::<#column, #ty>();
     }
 }
 
