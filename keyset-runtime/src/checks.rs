@@ -89,3 +89,34 @@ impl<T, C> MatchesNullability<C, IsNullable> for Option<T> {}
 pub trait TiebreakerNotNull<C, IsNull> {}
 
 impl<V, C> TiebreakerNotNull<C, NotNull> for V {}
+
+/// Compiles only when `C` is a column of table `T`. The derive names each sort key's column
+/// here with a stand-in of the same name declared beside it, which the column shadows when the
+/// `table!` has it: so a missing column is an unimplemented trait, with the message below, at
+/// the field.
+pub fn assert_field_is_column<T, C: FieldIsColumn<T>>() {}
+
+/// [`assert_field_is_column`] for a field with `#[diesel(column_name = ..)]`.
+pub fn assert_column_name_is_column<T, C: ColumnNameIsColumn<T>>() {}
+
+/// `Self` is a column of table `T`, as the field's name says.
+#[diagnostic::on_unimplemented(
+    message = "no column `{Self}` in `{T}`",
+    label = "a field sorts by the column of its own name",
+    note = "if the column has another name, write `#[diesel(column_name = actual)]` on the field, with the column's name as the `table!` declares it"
+)]
+pub trait FieldIsColumn<T> {}
+
+#[diagnostic::do_not_recommend]
+impl<C: diesel::Column<Table = T>, T> FieldIsColumn<T> for C {}
+
+/// `Self` is a column of table `T`, as `#[diesel(column_name = ..)]` says.
+#[diagnostic::on_unimplemented(
+    message = "no column `{Self}` in `{T}`",
+    label = "`column_name` names a column of the `table!`",
+    note = "correct the name to the column's, as the `table!` declares it, or remove `#[diesel(column_name = ..)]` to sort by the column of the field's own name"
+)]
+pub trait ColumnNameIsColumn<T> {}
+
+#[diagnostic::do_not_recommend]
+impl<C: diesel::Column<Table = T>, T> ColumnNameIsColumn<T> for C {}

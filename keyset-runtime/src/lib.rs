@@ -334,8 +334,9 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::checks::{
-        assert_sort_key_type, assert_tiebreaker_is_primary_key, assert_tiebreaker_type,
-        IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
+        assert_column_name_is_column, assert_field_is_column, assert_sort_key_type,
+        assert_tiebreaker_is_primary_key, assert_tiebreaker_type, ColumnNameIsColumn,
+        FieldIsColumn, IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
     };
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;

@@ -1,6 +1,6 @@
 //! The static checks of a model, generated as calls whose bounds hold only when the model is
-//! right about its table: the table exists, each sort key's field has a type Diesel compares
-//! with its column, and the tiebreaker is the primary key. They need the
+//! right about its table: the table exists, each sort key names one of its columns, with a field
+//! type Diesel compares with that column, and the tiebreaker is the primary key. They need the
 //! types, which the derive cannot see, so rustc checks them, with the runtime's messages
 //! (`keyset_runtime::__private`). They share one closure: one body per model for rustc to check,
 //! not one per key.
@@ -36,11 +36,13 @@ pub fn checks(model: &Model) -> TokenStream {
         }
     }
     let primary_key_checks = tiebreakers.iter().map(|keys| primary_key_assertion(model, keys));
+    let column_checks = column_assertions(model, &fields);
     quote! {
         const _: fn() = || {
             let _ = #table::table;
             #(#type_checks)*
             #(#primary_key_checks)*
+            #column_checks
         };
     }
 }
@@ -69,6 +71,66 @@ fn key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
     };
     quote_spanned! {key.ty.span()=>
         #rt::#assert::<#column, #ty>();
+    }
+}
+
+/// Each key's column is a column of the table. A path to a missing column fails to resolve,
+/// with rustc's "cannot find type `x` in module `posts`"; this check adds what to write
+/// instead. It names the column in a scope where the table's columns (a glob import) shadow a
+/// stand-in of the same name declared in the scope around it: a missing column is then the
+/// stand-in, which is not a column of the table, and the runtime's message is reported at its
+/// name, the field's (or the `column_name` value). The table's module and name are named in
+/// the outermost scope, where no stand-in can shadow them.
+fn column_assertions(model: &Model, fields: &[&SortKey]) -> TokenStream {
+    let rt = runtime();
+    let table = &model.table;
+    // A stand-in named as the table's module (or the first segment of its path) would hide
+    // it; Diesel forbids a column named as its table, so that is a column of another name.
+    let first = table.segments.first().map(|segment| segment.ident.to_string());
+    let mut columns: Vec<&SortKey> = Vec::new();
+    for key in fields {
+        let known = columns.iter().any(|known| known.column == key.column);
+        if !known && Some(key.column.to_string()) != first {
+            columns.push(key);
+        }
+    }
+    if columns.is_empty() {
+        return TokenStream::new();
+    }
+    let stand_ins = columns.iter().map(|key| {
+        let column = &key.column;
+        quote_spanned! {column.span()=>
+            #[allow(dead_code, non_camel_case_types)]
+            struct #column;
+        }
+    });
+    let asserts = columns.iter().map(|key| {
+        let column = &key.column;
+        let assert = if key.column == *key.ident {
+            quote!(assert_field_is_column)
+        } else {
+            quote!(assert_column_name_is_column)
+        };
+        quote_spanned! {column.span()=>
+            #rt::#assert::<__KeysetTable, #column>();
+        }
+    });
+    quote! {
+        {
+            type __KeysetTable = #table::table;
+            // Another `table`, so that rustc's messages name the table by its path,
+            // `posts::table`, even in a crate that declares one table.
+            #[allow(dead_code, non_camel_case_types)]
+            enum table {}
+            {
+                #(#stand_ins)*
+                {
+                    #[allow(unused_imports)]
+                    use #table::*;
+                    #(#asserts)*
+                }
+            }
+        }
     }
 }
 
