@@ -76,6 +76,8 @@ pub struct TiebreakerAttr {
     pub span: Span,
     /// `unique`: the column is unique but not the table's primary key; the user vouches for it.
     pub unique: bool,
+    /// False for the stand-in of an attribute that could not be parsed: `unique` is a guess.
+    pub parsed: bool,
 }
 
 impl SortAttr {
@@ -221,6 +223,7 @@ impl TiebreakerAttr {
             tokens: attr.to_token_stream(),
             span: attr.bracket_token.span.join(),
             unique: false,
+            parsed: false,
         }
     }
 
@@ -228,7 +231,7 @@ impl TiebreakerAttr {
         let tokens = attr.to_token_stream();
         let span = attr.bracket_token.span.join();
         match &attr.meta {
-            syn::Meta::Path(_) => Ok(TiebreakerAttr { tokens, span, unique: false }),
+            syn::Meta::Path(_) => Ok(TiebreakerAttr { tokens, span, unique: false, parsed: true }),
             syn::Meta::List(list) if list.tokens.is_empty() => Err(syn::Error::new(
                 list.delimiter.span().join(),
                 format!("`#[tiebreaker]` takes no empty parentheses: {TIEBREAKER_SYNTAX}"),
@@ -237,7 +240,12 @@ impl TiebreakerAttr {
                 let fork = input.fork();
                 if fork.parse::<kw::unique>().is_ok() && fork.is_empty() {
                     input.parse::<kw::unique>()?;
-                    return Ok(TiebreakerAttr { tokens: tokens.clone(), span, unique: true });
+                    return Ok(TiebreakerAttr {
+                        tokens: tokens.clone(),
+                        span,
+                        unique: true,
+                        parsed: true,
+                    });
                 }
                 Err(syn::Error::new_spanned(
                     &list.tokens,

@@ -4,6 +4,10 @@
 //! types, which the derive cannot see, so rustc checks them, with the runtime's messages
 //! (`keyset_runtime::__private`). They share one closure: one body per model for rustc to check,
 //! not one per key.
+//!
+//! A model with errors gets the checks whose outcome those errors do not decide, so that a
+//! wrong type on one field is reported with an attribute mistake on another, not a compile
+//! later; a field with a mistake of its own gets none.
 
 use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
@@ -16,17 +20,20 @@ use crate::model::{Model, SortKey};
 pub fn checks(model: &Model) -> TokenStream {
     let table = &model.table;
     let every_order = || std::iter::once(&model.keys).chain(model.orders.iter().map(|o| &o.keys));
-    // Each field once, whichever orders sort by it.
+    // Each field once, whichever orders sort by it; none that is not a column.
     let mut fields: Vec<&SortKey> = Vec::new();
     for key in every_order().flatten() {
-        if !fields.iter().any(|field| field.ident == key.ident) {
+        if key.not_a_column.is_none() && !fields.iter().any(|field| field.ident == key.ident) {
             fields.push(key);
         }
     }
-    let type_checks = fields.iter().map(|key| key_type_assertion(model, key));
+    let consistent = |field: &&&SortKey| {
+        every_order().flatten().filter(|key| key.ident == field.ident).all(nulls_consistent)
+    };
+    let type_checks = fields.iter().filter(consistent).map(|key| key_type_assertion(model, key));
     // Each distinct tiebreaker once, whichever orders end with it.
     let mut tiebreakers: Vec<Vec<&SortKey>> = Vec::new();
-    for keys in every_order() {
+    for keys in every_order().filter(|keys| tiebreakers_sound(keys)) {
         let ends: Vec<&SortKey> = keys.iter().filter(|key| key.tiebreaker.is_some()).collect();
         let same = |known: &Vec<&SortKey>| {
             known.len() == ends.len() && known.iter().zip(&ends).all(|(a, b)| a.ident == b.ident)
@@ -47,11 +54,21 @@ pub fn checks(model: &Model) -> TokenStream {
     }
 }
 
-/// Names the table, so that a wrong `#[diesel(table_name = ..)]` fails there, not deep in the
-/// runtime's types. For the fallback, whose model failed other checks.
-pub fn table_check(model: &Model) -> TokenStream {
-    let table = &model.table;
-    quote!(const _: fn() = || { let _ = #table::table; };)
+/// The key is an `Option` exactly when it places its NULLs, and a tiebreaker is not one: else
+/// the derive has said so, and a type check would say it again in other words.
+fn nulls_consistent(key: &SortKey) -> bool {
+    let option = key.option_inner().is_some();
+    option == key.sort.nulls.is_some() && !(option && key.tiebreaker.is_some())
+}
+
+/// The tiebreakers are parsed, trailing, and `unique` only alone: else the derive has said so,
+/// and whether they are the primary key is not yet the question.
+fn tiebreakers_sound(keys: &[SortKey]) -> bool {
+    let tiebreakers: Vec<_> = keys.iter().filter_map(|key| key.tiebreaker.as_ref()).collect();
+    let first = keys.iter().position(|key| key.tiebreaker.is_some()).unwrap_or(keys.len());
+    tiebreakers.iter().all(|attr| attr.parsed && !(attr.unique && tiebreakers.len() > 1))
+        && keys[first..].iter().all(|key| key.tiebreaker.is_some() && key.not_a_column.is_none())
+        && keys.iter().all(nulls_consistent)
 }
 
 /// The field's type must be one Diesel can compare with its column: otherwise the mismatch would

@@ -16,7 +16,7 @@ use crate::model::{Model, SortKey};
 mod checks;
 mod orders;
 
-pub use checks::table_check;
+pub use checks::checks;
 pub use orders::fallback as orders_fallback;
 
 /// The full expansion of a valid model: the cursor and the trait impl of its field order, the

@@ -110,7 +110,7 @@ fn unique_tiebreaker_has_no_primary_key_check() {
 }
 
 /// An invalid model: every error, then the fallback items built from the keys that can be
-/// trusted, and none of the generated checks.
+/// trusted, and the generated checks that no reported mistake decides (here both fields' types).
 #[test]
 fn invalid_model_errors_and_fallback() {
     assert_expansion! {
