@@ -11,17 +11,25 @@ use syn::DeriveInput;
 use crate::expand;
 use crate::model::{Model, SortKey};
 
-pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
+pub fn fallback(input: &DeriveInput, model: Option<Model>) -> TokenStream {
     match model {
         // A field that is not a plain column would name a column that may not exist.
-        Some(model) if model.generics.params.is_empty() => {
+        Some(mut model) if model.generics.params.is_empty() => {
+            // A name given to a generated type that is another type's too is already an error;
+            // defining it would add rustc's "defined multiple times".
+            if model.cursor == *model.ident || model.cursor == model.order_enum {
+                model.cursor = format_ident!("{}Cursor", model.ident);
+            }
+            if model.order_enum == *model.ident {
+                model.order_enum = format_ident!("{}Order", model.ident);
+            }
             let keys: Vec<&SortKey> =
                 model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
-            let mut out = expand::items(model, &keys);
+            let mut out = expand::items(&model, &keys);
             if !model.orders.is_empty() {
-                out.extend(expand::orders_fallback(model));
+                out.extend(expand::orders_fallback(&model));
             }
-            out.extend(expand::checks(model));
+            out.extend(expand::checks(&model));
             out
         }
         // Not a struct with named fields, or a generic one: no key can be trusted, so the names

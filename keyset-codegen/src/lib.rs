@@ -87,13 +87,13 @@ pub fn derive_keyset(input: TokenStream) -> TokenStream {
     if let Some(model) = &model {
         valid::check(&mut cx, model);
     }
-    match (cx.finish(), &model) {
-        (Ok(()), Some(model)) => expand::expand(model),
+    match (cx.finish(), model) {
+        (Ok(()), Some(model)) => expand::expand(&model),
         // A model that could not be built always records why, so this arm is never taken; an
         // empty expansion is still the safe answer.
         (Ok(()), None) => TokenStream::new(),
         (Err(mut errors), model) => {
-            errors.extend(fallback::fallback(&input, model.as_ref()));
+            errors.extend(fallback::fallback(&input, model));
             errors
         }
     }

@@ -19,14 +19,19 @@ pub struct Model<'a> {
     pub generics: &'a syn::Generics,
     /// The Diesel table module, e.g. `posts` or `schema::posts`.
     pub table: syn::Path,
-    /// The generated cursor struct, `<Model>Cursor`.
+    /// The generated cursor struct, `<Model>Cursor`, or as `#[keyset(cursor = ..)]` names it.
     pub cursor: Ident,
+    /// `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` were given: the rules about
+    /// these names apply.
+    pub cursor_named: bool,
+    pub order_enum_named: bool,
     /// The sort keys of the field attributes, in ORDER BY order (the order of the fields): the
     /// model's own order, empty when it has only named ones.
     pub keys: Vec<SortKey<'a>>,
     /// The named orders of `#[keyset(order(..))]`, in declaration order.
     pub orders: Vec<NamedOrder<'a>>,
-    /// The generated enum naming the orders, `<Model>Order`.
+    /// The generated enum naming the orders, `<Model>Order`, or as `#[keyset(order_enum = ..)]`
+    /// names it.
     pub order_enum: Ident,
     /// How many `order(..)` the struct declares, those in error included.
     pub declared_orders: usize,
@@ -183,10 +188,12 @@ impl<'a> Model<'a> {
             vis: &input.vis,
             generics: &input.generics,
             table,
-            cursor: format_ident!("{}Cursor", input.ident),
+            cursor_named: options.cursor.is_some(),
+            order_enum_named: options.order_enum.is_some(),
+            cursor: options.cursor.unwrap_or_else(|| format_ident!("{}Cursor", input.ident)),
             keys,
             orders,
-            order_enum: format_ident!("{}Order", input.ident),
+            order_enum: options.order_enum.unwrap_or_else(|| format_ident!("{}Order", input.ident)),
             declared_orders: options.declared_orders,
             max_token_len: options.max_token_len,
             listing: options.listing.map(|name| name.value()),

@@ -68,6 +68,8 @@
 //! | `#[keyset(order(name: field dir, ..))]` | the struct | `#[keyset(order(top: score desc, id desc))]`; an `Option` field adds `nulls first` or `nulls last` | none: a named order a client chooses at run time (see [Orders chosen at run time](#orders-chosen-at-run-time)) |
 //! | `#[keyset(listing = "..")]` | the struct | `#[keyset(listing = "admin")]` | none: a name the listing's tokens carry, so that another listing of the same table and order refuses them |
 //! | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
+//! | `#[keyset(cursor = ..)]` | the struct | `#[keyset(cursor = PostKey)]` | `<Model>Cursor`: the name of the generated cursor (see [Generated names](#generated-names)) |
+//! | `#[keyset(order_enum = ..)]` | the struct, with named orders | `#[keyset(order_enum = PostSort)]` | `<Model>Order`: the name of the generated enum of the named orders |
 //! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 //! | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 //!
@@ -130,6 +132,39 @@
 //! [`Keyset`] impl, whose [`after`](Keyset::after),
 //! [`before`](Keyset::before), [`order_by`](Keyset::order_by) and
 //! [`reverse_order_by`](Keyset::reverse_order_by) are ordinary Diesel expressions.
+//!
+//! # Generated names
+//!
+//! The derive defines `<Model>Cursor` and, with named orders, `<Model>Order` beside the model.
+//! When the module already has a type of that name, rustc reports that the name is defined
+//! multiple times (and then what the generated code finds wrong with the other type): name the
+//! generated ones with `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` instead.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! # use keyset_runtime::Keyset;
+//! # diesel::table! { articles (id) { id -> BigInt, score -> Integer } }
+//! /// The application's own cursor type, older than the listing.
+//! pub struct ArticleCursor {
+//!     pub offset: u64,
+//! }
+//!
+//! #[derive(Queryable, Selectable, Keyset)]
+//! #[keyset(cursor = ArticleKey, order_enum = ArticleSort)]
+//! #[keyset(order(top: score desc, id desc))]
+//! struct Article {
+//!     #[sort(desc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     score: i32,
+//! }
+//!
+//! let key: <Article as Keyset>::Cursor = ArticleKey { id: 42 };
+//! assert_eq!(key.id, 42);
+//! assert_eq!("top".parse::<ArticleSort>()?, ArticleSort::Top);
+//! # let _ = ArticleCursor { offset: 0 };
+//! # Ok::<(), keyset_runtime::ParseOrderError>(())
+//! ```
 //!
 //! # Nullable keys
 //!

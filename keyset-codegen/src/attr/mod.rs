@@ -25,6 +25,8 @@ pub(crate) mod kw {
     syn::custom_keyword!(max_token_len);
     syn::custom_keyword!(listing);
     syn::custom_keyword!(order);
+    syn::custom_keyword!(cursor);
+    syn::custom_keyword!(order_enum);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \
