@@ -3,12 +3,16 @@
 
 use std::fmt::Display;
 
+use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 /// Collects errors from every stage of the derive.
 #[derive(Default)]
 pub struct Ctxt {
     errors: Option<syn::Error>,
+    /// A mistake that rustc reports itself (a misspelled attribute): the model is invalid, but
+    /// an error of ours would only repeat rustc's.
+    left_to_rustc: bool,
 }
 
 impl Ctxt {
@@ -29,10 +33,18 @@ impl Ctxt {
         }
     }
 
-    /// Ends collection: `Err` with all errors combined, if any were recorded.
-    pub fn finish(self) -> syn::Result<()> {
+    /// Records that the model is invalid for a reason rustc reports on its own (e.g. "cannot
+    /// find attribute `srot`"): no error of ours, but no expansion of a valid model either.
+    pub fn left_to_rustc(&mut self) {
+        self.left_to_rustc = true;
+    }
+
+    /// Ends collection: `Err` with all errors combined as `compile_error!`s (none when rustc
+    /// reports the only mistakes), if the model is invalid.
+    pub fn finish(self) -> Result<(), TokenStream> {
         match self.errors {
-            Some(errors) => Err(errors),
+            Some(errors) => Err(errors.to_compile_error()),
+            None if self.left_to_rustc => Err(TokenStream::new()),
             None => Ok(()),
         }
     }

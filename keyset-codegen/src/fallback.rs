@@ -1,7 +1,8 @@
 //! What an invalid model still expands to. The errors are reported first; beside them we define
-//! the names users refer to (`PostCursor`, the `Keyset` impl, `PostOrder`) from the keys we can trust, so the
-//! rest of their code does not add a cascade of "cannot find type" or "trait not implemented"
-//! errors to the real one.
+//! the names users refer to (`PostCursor`, the `Keyset` impl, `PostOrder`) from the keys we can
+//! trust, so the rest of their code does not add a cascade of "cannot find type" or "trait not
+//! implemented" errors to the real one; and the static checks that no reported mistake decides
+//! (a field's type against its column), so that those mistakes are reported in the same compile.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -10,17 +11,25 @@ use syn::DeriveInput;
 use crate::expand;
 use crate::model::{Model, SortKey};
 
-pub fn fallback(input: &DeriveInput, model: Option<&Model>) -> TokenStream {
+pub fn fallback(input: &DeriveInput, model: Option<Model>) -> TokenStream {
     match model {
         // A field that is not a plain column would name a column that may not exist.
-        Some(model) if model.generics.params.is_empty() => {
+        Some(mut model) if model.generics.params.is_empty() => {
+            // A name given to a generated type that is another type's too is already an error;
+            // defining it would add rustc's "defined multiple times".
+            if model.cursor == *model.ident || model.cursor == model.order_enum {
+                model.cursor = format_ident!("{}Cursor", model.ident);
+            }
+            if model.order_enum == *model.ident {
+                model.order_enum = format_ident!("{}Order", model.ident);
+            }
             let keys: Vec<&SortKey> =
                 model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
-            let mut out = expand::items(model, &keys);
+            let mut out = expand::items(&model, &keys);
             if !model.orders.is_empty() {
-                out.extend(expand::orders_fallback(model));
+                out.extend(expand::orders_fallback(&model));
             }
-            out.extend(expand::table_check(model));
+            out.extend(expand::checks(&model));
             out
         }
         // Not a struct with named fields, or a generic one: no key can be trusted, so the names

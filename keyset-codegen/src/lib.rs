@@ -63,6 +63,7 @@ mod fallback;
 mod index;
 mod migrations;
 mod model;
+mod spelling;
 mod valid;
 
 pub use index::Backend;
@@ -86,15 +87,14 @@ pub fn derive_keyset(input: TokenStream) -> TokenStream {
     if let Some(model) = &model {
         valid::check(&mut cx, model);
     }
-    match (cx.finish(), &model) {
-        (Ok(()), Some(model)) => expand::expand(model),
+    match (cx.finish(), model) {
+        (Ok(()), Some(model)) => expand::expand(&model),
         // A model that could not be built always records why, so this arm is never taken; an
         // empty expansion is still the safe answer.
         (Ok(()), None) => TokenStream::new(),
-        (Err(errors), model) => {
-            let mut out = errors.to_compile_error();
-            out.extend(fallback::fallback(&input, model.as_ref()));
-            out
+        (Err(mut errors), model) => {
+            errors.extend(fallback::fallback(&input, model));
+            errors
         }
     }
 }

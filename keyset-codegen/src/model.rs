@@ -10,6 +10,7 @@ use crate::attr::{
     TiebreakerAttr,
 };
 use crate::ctxt::Ctxt;
+use crate::spelling::{closest, edits, misspelling_of};
 
 /// A struct that derives `Keyset`.
 pub struct Model<'a> {
@@ -18,14 +19,19 @@ pub struct Model<'a> {
     pub generics: &'a syn::Generics,
     /// The Diesel table module, e.g. `posts` or `schema::posts`.
     pub table: syn::Path,
-    /// The generated cursor struct, `<Model>Cursor`.
+    /// The generated cursor struct, `<Model>Cursor`, or as `#[keyset(cursor = ..)]` names it.
     pub cursor: Ident,
+    /// `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` were given: the rules about
+    /// these names apply.
+    pub cursor_named: bool,
+    pub order_enum_named: bool,
     /// The sort keys of the field attributes, in ORDER BY order (the order of the fields): the
     /// model's own order, empty when it has only named ones.
     pub keys: Vec<SortKey<'a>>,
     /// The named orders of `#[keyset(order(..))]`, in declaration order.
     pub orders: Vec<NamedOrder<'a>>,
-    /// The generated enum naming the orders, `<Model>Order`.
+    /// The generated enum naming the orders, `<Model>Order`, or as `#[keyset(order_enum = ..)]`
+    /// names it.
     pub order_enum: Ident,
     /// How many `order(..)` the struct declares, those in error included.
     pub declared_orders: usize,
@@ -95,6 +101,10 @@ impl<'a> Model<'a> {
     /// not stop the model from being built from the rest, so validation still runs.
     pub fn from_ast(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<Model<'a>> {
         for attr in &input.attrs {
+            if misspelled(attr, &["sort", "tiebreaker", "keyset"]).is_some() {
+                // rustc reports it ("cannot find attribute"), and suggests the name.
+                cx.left_to_rustc();
+            }
             if attr.path().is_ident("sort") || attr.path().is_ident("tiebreaker") {
                 cx.error_spanned_by(
                     attr,
@@ -148,8 +158,13 @@ impl<'a> Model<'a> {
         let table = diesel.table_name.unwrap_or_else(|| infer_table_name(&input.ident));
         let mut options = KeysetStruct::default();
         let mut errors = Vec::new();
-        for attr in input.attrs.iter().filter(|a| a.path().is_ident("keyset")) {
-            attr::parse_keyset_struct(attr, &mut options, &mut errors);
+        for attr in &input.attrs {
+            if attr.path().is_ident("keyset") {
+                attr::parse_keyset_struct(attr, &mut options, &mut errors);
+            } else if misspelled(attr, &["keyset"]).is_some() {
+                // It may declare orders: the rules about a model without any must not follow.
+                options.declared_orders += 1;
+            }
         }
         errors.into_iter().for_each(|error| cx.syn_error(error));
 
@@ -196,10 +211,12 @@ impl<'a> Model<'a> {
             vis: &input.vis,
             generics: &input.generics,
             table,
-            cursor: format_ident!("{}Cursor", input.ident),
+            cursor_named: options.cursor.is_some(),
+            order_enum_named: options.order_enum.is_some(),
+            cursor: options.cursor.unwrap_or_else(|| format_ident!("{}Cursor", input.ident)),
             keys,
             orders,
-            order_enum: format_ident!("{}Order", input.ident),
+            order_enum: options.order_enum.unwrap_or_else(|| format_ident!("{}Order", input.ident)),
             declared_orders: options.declared_orders,
             max_token_len: options.max_token_len,
             listing: options.listing.map(|name| name.value()),
@@ -328,6 +345,18 @@ impl<'a> FieldAttrs<'a> {
                 if let Err(err) = attr::parse_diesel_field(attr, &mut diesel) {
                     cx.syn_error(err);
                 }
+            } else if let Some(meant) = misspelled(attr, &["sort", "tiebreaker", "keyset"]) {
+                // `#[srot(desc)]`, `#[tiebraker]`: rustc reports them and suggests the right
+                // name. The field counts as having the attribute meant, so that no rule reports
+                // its absence ("missing tiebreaker") as if it were another mistake.
+                cx.left_to_rustc();
+                match meant {
+                    "sort" if sort.is_none() => sort = Some(SortAttr::unparsed(attr)),
+                    "tiebreaker" if tiebreaker.is_none() => {
+                        tiebreaker = Some(TiebreakerAttr::unparsed(attr));
+                    }
+                    _ => {}
+                }
             }
         }
         let ident = field.ident.as_ref()?;
@@ -435,30 +464,15 @@ fn variant_name(name: &Ident) -> Ident {
     Ident::new(&camel, name.span())
 }
 
-/// The name among `names` within two edits of `word`, if one is.
-fn closest<'n>(word: &str, names: impl Iterator<Item = &'n Ident>) -> Option<String> {
-    names
-        .map(|name| name.to_string())
-        .map(|name| (edits(word, &name), name))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, name)| name)
-}
-
-/// Levenshtein distance.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
-            previous = current;
-        }
+/// Which of `names` the attribute's name misspells (`srot` for `sort`, `Sort`), if any: an
+/// attribute no derive knows, which rustc reports. Other derives' attributes (`serde`, `doc`)
+/// are not near any of ours.
+fn misspelled(attr: &syn::Attribute, names: &[&'static str]) -> Option<&'static str> {
+    let word = attr.path().get_ident()?.to_string();
+    if names.contains(&word.as_str()) {
+        return None;
     }
-    row[b.len()]
+    names.iter().copied().find(|name| misspelling_of(&word, name))
 }
 
 /// "already has `#[sort(desc)]`": names the first so the user knows which one stays.

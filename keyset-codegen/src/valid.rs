@@ -18,6 +18,7 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
     }
     check_order(cx, &model.keys, Declared::Fields);
     check_order_names(cx, model);
+    check_type_names(cx, model);
     for order in &model.orders {
         let declared = Declared::Order(&order.name);
         check_tiebreaker_present(cx, &order.keys, declared);
@@ -80,6 +81,61 @@ fn check_order_names(cx: &mut Ctxt, model: &Model) {
                 ),
             );
         }
+    }
+}
+
+/// A name given to a generated type names something generated, and two generated types (or one
+/// and the struct) cannot share a name in one module.
+fn check_type_names(cx: &mut Ctxt, model: &Model) {
+    let named_only = model.keys.is_empty() && model.declared_orders > 0;
+    if model.cursor_named && named_only {
+        cx.error_spanned_by(
+            &model.cursor,
+            format!(
+                "`cursor` names the cursor of the order that the fields' `#[sort(..)]` declare, \
+                 but no field has `#[sort(..)]`: each named order's cursor is hidden; remove \
+                 `cursor = {}`",
+                model.cursor,
+            ),
+        );
+    }
+    if model.order_enum_named && model.declared_orders == 0 {
+        cx.error_spanned_by(
+            &model.order_enum,
+            format!(
+                "`order_enum` names the enum of the named orders, but this struct declares none: \
+                 remove `order_enum = {}`, or declare an order, e.g. \
+                 `#[keyset(order(new: created_at desc, id desc))]`",
+                model.order_enum,
+            ),
+        );
+    }
+    // Each type, what it is, and the option that named it (none for a default name).
+    let mut names = vec![(model.ident, "the struct", None)];
+    if !named_only {
+        names.push((&model.cursor, "the cursor", model.cursor_named.then_some("cursor")));
+    }
+    if model.declared_orders > 0 {
+        let option = model.order_enum_named.then_some("order_enum");
+        names.push((&model.order_enum, "the enum of the orders", option));
+    }
+    for (index, later) in names.iter().enumerate() {
+        let Some(earlier) = names[..index].iter().find(|earlier| earlier.0 == later.0) else {
+            continue;
+        };
+        // Reported at the name the user wrote, which they can change.
+        let (named, other) = if later.2.is_some() { (later, earlier) } else { (earlier, later) };
+        let Some(option) = named.2 else { continue };
+        cx.error_spanned_by(
+            named.0,
+            format!(
+                "{what} would be named `{name}`, as {other} is: a module holds one type of each \
+                 name; give `{option} = ..` another name",
+                what = named.1,
+                name = named.0,
+                other = other.1,
+            ),
+        );
     }
 }
 
@@ -233,7 +289,8 @@ fn check_nullable_tiebreaker(cx: &mut Ctxt, key: &SortKey) {
             "the tiebreaker `{ident}` is an `Option`: a nullable column cannot be a unique \
              key (NULLs do not compare equal, so rows with NULL would be skipped); put \
              `#[tiebreaker]` on the primary key, which is never NULL, or make this column \
-             `NOT NULL` and write `{ident}: {inner}`",
+             `NOT NULL` (in a migration, then regenerate the schema, so that `table!` declares \
+             it without `Nullable<..>`) and write `{ident}: {inner}`",
             ident = key.ident,
             inner = type_name(inner),
         ),

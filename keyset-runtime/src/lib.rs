@@ -68,6 +68,8 @@
 //! | `#[keyset(order(name: field dir, ..))]` | the struct | `#[keyset(order(top: score desc, id desc))]`; an `Option` field adds `nulls first` or `nulls last` | none: a named order a client chooses at run time (see [Orders chosen at run time](#orders-chosen-at-run-time)) |
 //! | `#[keyset(listing = "..")]` | the struct | `#[keyset(listing = "admin")]` | none: a name the listing's tokens carry, so that another listing of the same table and order refuses them |
 //! | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
+//! | `#[keyset(cursor = ..)]` | the struct | `#[keyset(cursor = PostKey)]` | `<Model>Cursor`: the name of the generated cursor (see [Generated names](#generated-names)) |
+//! | `#[keyset(order_enum = ..)]` | the struct, with named orders | `#[keyset(order_enum = PostSort)]` | `<Model>Order`: the name of the generated enum of the named orders |
 //! | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 //! | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 //!
@@ -77,7 +79,8 @@
 //! write instead of anything else (the full list is in the derive's documentation): a tiebreaker
 //! is required, it is the last sort key (or keys), it is the table's primary key (composite keys
 //! in the key's order; checked against `<table as diesel::Table>::PrimaryKey`) unless
-//! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option`. Each
+//! `#[tiebreaker(unique)]` vouches for another unique column, and it is never an `Option` nor a
+//! nullable column (`Nullable<..>` in `table!`). Each
 //! sort key's Rust type must be one Diesel binds as its column's SQL type, and an `Option<T>`
 //! exactly when the column is nullable; an `Option<T>` key must name its NULL placement (see
 //! [Nullable keys](#nullable-keys)). Sort keys are plain columns (not `embed`,
@@ -129,6 +132,39 @@
 //! [`Keyset`] impl, whose [`after`](Keyset::after),
 //! [`before`](Keyset::before), [`order_by`](Keyset::order_by) and
 //! [`reverse_order_by`](Keyset::reverse_order_by) are ordinary Diesel expressions.
+//!
+//! # Generated names
+//!
+//! The derive defines `<Model>Cursor` and, with named orders, `<Model>Order` beside the model.
+//! When the module already has a type of that name, rustc reports that the name is defined
+//! multiple times (and then what the generated code finds wrong with the other type): name the
+//! generated ones with `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` instead.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! # use keyset_runtime::Keyset;
+//! # diesel::table! { articles (id) { id -> BigInt, score -> Integer } }
+//! /// The application's own cursor type, older than the listing.
+//! pub struct ArticleCursor {
+//!     pub offset: u64,
+//! }
+//!
+//! #[derive(Queryable, Selectable, Keyset)]
+//! #[keyset(cursor = ArticleKey, order_enum = ArticleSort)]
+//! #[keyset(order(top: score desc, id desc))]
+//! struct Article {
+//!     #[sort(desc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     score: i32,
+//! }
+//!
+//! let key: <Article as Keyset>::Cursor = ArticleKey { id: 42 };
+//! assert_eq!(key.id, 42);
+//! assert_eq!("top".parse::<ArticleSort>()?, ArticleSort::Top);
+//! # let _ = ArticleCursor { offset: 0 };
+//! # Ok::<(), keyset_runtime::ParseOrderError>(())
+//! ```
 //!
 //! # Nullable keys
 //!
@@ -378,6 +414,7 @@
 
 #[cfg(feature = "diesel-async")]
 mod async_driver;
+mod checks;
 mod driver;
 mod error;
 mod machine;
@@ -416,6 +453,11 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::checks::{
+        assert_column_name_is_column, assert_field_is_column, assert_sort_key_type,
+        assert_tiebreaker_is_primary_key, assert_tiebreaker_type, ColumnNameIsColumn,
+        FieldIsColumn, IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
+    };
     pub use crate::migration::IndexDdl;
     pub use crate::model::Keyset;
     pub use crate::order::{
@@ -450,65 +492,4 @@ pub mod __private {
         write(&mut out);
         out.into_bytes().len()
     }
-
-    /// Compiles only when `K` is `T`'s primary key (a column, or a tuple of columns in order).
-    pub fn assert_tiebreaker_is_primary_key<T: diesel::Table, K: IsPrimaryKey<T::PrimaryKey>>() {}
-
-    /// `Self` is the primary key `P`. Implemented only for `Self == P`, so that a mismatch
-    /// is an unimplemented trait, which reports the message below (an associated-type equality
-    /// would report a bare "type mismatch" instead).
-    #[diagnostic::on_unimplemented(
-        message = "the `#[tiebreaker]` `{Self}` is not the primary key of its table, `{P}`",
-        label = "not the primary key `{P}`",
-        note = "a tiebreaker must be unique, or rows that tie on every sort key are skipped or repeated across pages",
-        note = "put `#[tiebreaker]` on the primary key column instead (on each column of a composite key, in the key's order); for a `NOT NULL` column with a unique index, write `#[tiebreaker(unique)]`"
-    )]
-    pub trait IsPrimaryKey<P> {}
-
-    impl<K> IsPrimaryKey<K> for K {}
-
-    /// Compiles only when the sort key's field type `V` can be compared with column `C`: Diesel
-    /// can turn a `V` into an expression of `C`'s SQL type (`AsExpression`, which every backend's
-    /// `ToSql` impls come with), and a nullable column is sorted by an `Option`. Both bounds are
-    /// on `V`, so that rustc reports either at the field's type.
-    pub fn assert_sort_key_type<C, V>()
-    where
-        C: diesel::Expression,
-        C::SqlType: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
-        V: SortKeyType<C, C::SqlType>,
-        V: MatchesNullability<C, <C::SqlType as diesel::sql_types::SqlType>::IsNull>,
-    {
-    }
-
-    /// `Self`, the type of a sort-key field, can be bound as `ST`, the SQL type of column `C`.
-    #[diagnostic::on_unimplemented(
-        message = "the sort key's type `{Self}` does not match column `{C}`, of SQL type `{ST}`",
-        label = "`{Self}` cannot be compared with `{C}`",
-        note = "give the field the Rust type that Diesel maps `{ST}` to (e.g. `i32` for `Integer`, `i64` for `BigInt`, `String` for `Text`, `chrono::NaiveDateTime` for `Timestamp`), or point the field at another column with `#[diesel(column_name = ..)]`"
-    )]
-    pub trait SortKeyType<C, ST> {}
-
-    // Not recommended, so that a mismatch reports the message above and not a list of every
-    // SQL type `V` could be instead.
-    #[diagnostic::do_not_recommend]
-    impl<V, C, ST> SortKeyType<C, ST> for V
-    where
-        ST: diesel::sql_types::SqlType + diesel::expression::TypedExpressionType,
-        V: diesel::expression::AsExpression<ST>,
-    {
-    }
-
-    /// Column `C` (whose SQL type's nullability is `IsNull`) can be sorted by a field of type
-    /// `Self`: a `NOT NULL` column by any type, a nullable one only by an `Option<T>` (whose NULL
-    /// placement the derive checks). A plain field on a nullable column is refused.
-    #[diagnostic::on_unimplemented(
-        message = "the sort key column `{C}` is nullable, but the field's type `{Self}` is not an `Option`",
-        label = "a nullable sort key would silently drop the rows where it is NULL",
-        note = "a nullable column is sorted by an `Option<T>` field with an explicit NULL placement, e.g. `#[sort(desc, nulls = last)] published_at: Option<i64>`; if this column never holds NULL, declare it `NOT NULL` and drop `Nullable<..>` from its `table!` entry instead"
-    )]
-    pub trait MatchesNullability<C, IsNull> {}
-
-    impl<V, C> MatchesNullability<C, diesel::sql_types::is_nullable::NotNull> for V {}
-
-    impl<T, C> MatchesNullability<C, diesel::sql_types::is_nullable::IsNullable> for Option<T> {}
 }

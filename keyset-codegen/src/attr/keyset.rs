@@ -1,5 +1,6 @@
-//! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, and the named
-//! sort orders, `order(new: created_at desc, id desc)`.
+//! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, the named sort
+//! orders, `order(new: created_at desc, id desc)`, and the names of the generated types,
+//! `cursor = ..` and `order_enum = ..`.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -12,6 +13,7 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use super::{kw, Direction, Nulls};
+use crate::spelling::did_you_mean;
 
 /// The struct's `#[keyset(..)]` options.
 #[derive(Default)]
@@ -26,6 +28,11 @@ pub struct KeysetStruct {
     /// How many `order(..)` were written, those that could not be read included: rules about a
     /// model without orders must not follow from a mistake in one.
     pub declared_orders: usize,
+    /// `cursor = ArticleKey`: the name of the generated cursor, instead of `<Model>Cursor`.
+    pub cursor: Option<Ident>,
+    /// `order_enum = ArticleSort`: the name of the generated enum of the named orders, instead
+    /// of `<Model>Order`.
+    pub order_enum: Option<Ident>,
 }
 
 /// `order(top: score desc, created_at desc, id desc)`.
@@ -51,8 +58,12 @@ pub struct OrderKeyAttr {
 pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
 
 const KEYSET_SYNTAX: &str =
-    "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]` \
-     or `#[keyset(order(new: created_at desc, id desc))]`";
+    "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
+     `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]` or \
+     `#[keyset(order_enum = PostSort)]`";
+
+/// The options, for "did you mean".
+const OPTIONS: &[&str] = &["max_token_len", "listing", "order", "cursor", "order_enum"];
 
 const ORDER_SYNTAX: &str = "write `order(new: created_at desc, id desc)`: a name, then the fields \
      to sort by, each `asc` or `desc` (an `Option` field adds `nulls first` or `nulls last`), ending \
@@ -120,18 +131,54 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         let group: proc_macro2::Group = input.parse()?;
         out.orders.push(syn::parse::Parser::parse2(order, group.stream())?);
         Ok(())
+    } else if lookahead.peek(kw::cursor) {
+        let key = input.parse::<kw::cursor>()?;
+        name(input, key.span, "cursor", "PostKey", &mut out.cursor)
+    } else if lookahead.peek(kw::order_enum) {
+        let key = input.parse::<kw::order_enum>()?;
+        name(input, key.span, "order_enum", "PostSort", &mut out.order_enum)
     } else {
+        // Only `order` takes parentheses: a misspelled one (`ordre(..)`) may declare an order,
+        // so the rules about a model without orders must not follow from it.
+        if input.peek2(syn::token::Paren) {
+            out.declared_orders += 1;
+        }
         Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
             Ok(word) => syn::Error::new(
                 word.span(),
                 format!(
-                    "unknown `#[keyset]` option `{word}`: expected `max_token_len`, `listing` or \
-                     `order`; {KEYSET_SYNTAX}"
+                    "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
+                     `listing`, `order`, `cursor` or `order_enum`; {KEYSET_SYNTAX}",
+                    hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),
             ),
             Err(_) => lookahead.error(),
         })
     }
+}
+
+/// `cursor = PostKey` or `order_enum = PostSort`, after the key: the name of a generated type.
+fn name(
+    input: ParseStream,
+    key: Span,
+    option: &str,
+    example: &str,
+    out: &mut Option<Ident>,
+) -> syn::Result<()> {
+    if out.is_some() {
+        return Err(syn::Error::new(key, format!("`{option}` is given twice: write it once")));
+    }
+    let syntax = format!(
+        "`{option}` takes the name of the type to generate, without quotes: write \
+         `#[keyset({option} = {example})]`"
+    );
+    input.parse::<Token![=]>().map_err(|_| syn::Error::new(key, &syntax))?;
+    let name: Ident = input.parse().map_err(|error| syn::Error::new(error.span(), &syntax))?;
+    if !input.is_empty() && !input.peek(Token![,]) {
+        return Err(syn::Error::new(input.span(), syntax));
+    }
+    *out = Some(name);
+    Ok(())
 }
 
 fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
@@ -221,7 +268,10 @@ fn key(input: ParseStream) -> syn::Result<OrderKeyAttr> {
             }
             Ok(word) => syn::Error::new(
                 word.span(),
-                format!("unknown direction `{word}`: write `{field} asc` or `{field} desc`"),
+                format!(
+                    "unknown direction `{word}`: {hint}write `{field} asc` or `{field} desc`",
+                    hint = did_you_mean(&word.to_string(), &["asc", "desc"]),
+                ),
             ),
             Err(_) => syn::Error::new(
                 field.span(),

@@ -9,6 +9,8 @@ use quote::ToTokens;
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
+use crate::spelling::did_you_mean;
+
 mod keyset;
 
 pub use keyset::{parse_keyset_struct, KeysetStruct, OrderAttr};
@@ -23,6 +25,8 @@ pub(crate) mod kw {
     syn::custom_keyword!(max_token_len);
     syn::custom_keyword!(listing);
     syn::custom_keyword!(order);
+    syn::custom_keyword!(cursor);
+    syn::custom_keyword!(order_enum);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \
@@ -74,6 +78,8 @@ pub struct TiebreakerAttr {
     pub span: Span,
     /// `unique`: the column is unique but not the table's primary key; the user vouches for it.
     pub unique: bool,
+    /// False for the stand-in of an attribute that could not be parsed: `unique` is a guess.
+    pub parsed: bool,
 }
 
 impl SortAttr {
@@ -154,14 +160,18 @@ impl SortAttr {
                         Nulls::Last
                     } else {
                         let found = input.fork().parse::<proc_macro2::TokenTree>();
-                        let (span, found) = match &found {
-                            Ok(token) => (token.span(), format!("`{token}`")),
-                            Err(_) => (key.span, "nothing".to_owned()),
+                        let (span, found, hint) = match &found {
+                            Ok(token) => (
+                                token.span(),
+                                format!("`{token}`"),
+                                did_you_mean(&token.to_string(), &["first", "last"]),
+                            ),
+                            Err(_) => (key.span, "nothing".to_owned(), String::new()),
                         };
                         return Err(syn::Error::new(
                             span,
                             format!(
-                                "unknown NULL placement {found}: write `nulls = first` or \
+                                "unknown NULL placement {found}: {hint}write `nulls = first` or \
                                  `nulls = last`"
                             ),
                         ));
@@ -182,18 +192,26 @@ impl SortAttr {
     }
 }
 
-/// Replaces syn's "expected one of" with a message that also names the unknown word.
+/// Replaces syn's "expected one of" with a message that also names the unknown word, and the
+/// argument it looks like a misspelling of.
 fn unknown_argument(input: ParseStream, fallback: syn::Error) -> syn::Error {
-    match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
-        Ok(word) => syn::Error::new(
-            word.span(),
-            format!(
-                "unknown `#[sort]` argument `{word}`: expected `asc`, `desc` or `nulls = first|last`; \
-                 {SORT_SYNTAX}"
-            ),
+    let Ok(word) = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) else {
+        return fallback;
+    };
+    let lower = word.to_string().to_lowercase();
+    let message = match lower.as_str() {
+        "asc" | "desc" => format!("write `{lower}`, in lower case: `#[sort({lower})]`"),
+        "first" | "last" => format!(
+            "`{word}` is a NULL placement: write `nulls = {lower}`, e.g. \
+             `#[sort(desc, nulls = {lower})]`"
         ),
-        Err(_) => fallback,
-    }
+        _ => format!(
+            "unknown `#[sort]` argument `{word}`: {hint}expected `asc`, `desc` or \
+             `nulls = first|last`; {SORT_SYNTAX}",
+            hint = did_you_mean(&word.to_string(), &["asc", "desc", "nulls"]),
+        ),
+    };
+    syn::Error::new(word.span(), message)
 }
 
 const TIEBREAKER_SYNTAX: &str =
@@ -207,6 +225,7 @@ impl TiebreakerAttr {
             tokens: attr.to_token_stream(),
             span: attr.bracket_token.span.join(),
             unique: false,
+            parsed: false,
         }
     }
 
@@ -214,7 +233,7 @@ impl TiebreakerAttr {
         let tokens = attr.to_token_stream();
         let span = attr.bracket_token.span.join();
         match &attr.meta {
-            syn::Meta::Path(_) => Ok(TiebreakerAttr { tokens, span, unique: false }),
+            syn::Meta::Path(_) => Ok(TiebreakerAttr { tokens, span, unique: false, parsed: true }),
             syn::Meta::List(list) if list.tokens.is_empty() => Err(syn::Error::new(
                 list.delimiter.span().join(),
                 format!("`#[tiebreaker]` takes no empty parentheses: {TIEBREAKER_SYNTAX}"),
@@ -223,13 +242,20 @@ impl TiebreakerAttr {
                 let fork = input.fork();
                 if fork.parse::<kw::unique>().is_ok() && fork.is_empty() {
                     input.parse::<kw::unique>()?;
-                    return Ok(TiebreakerAttr { tokens: tokens.clone(), span, unique: true });
+                    return Ok(TiebreakerAttr {
+                        tokens: tokens.clone(),
+                        span,
+                        unique: true,
+                        parsed: true,
+                    });
                 }
                 Err(syn::Error::new_spanned(
                     &list.tokens,
                     format!(
-                        "`#[tiebreaker]` takes no arguments except `unique`, found `{}`: {TIEBREAKER_SYNTAX}",
-                        list.tokens
+                        "`#[tiebreaker]` takes no arguments except `unique`, found `{}`: \
+                         {hint}{TIEBREAKER_SYNTAX}",
+                        list.tokens,
+                        hint = did_you_mean(&list.tokens.to_string(), &["unique"]),
                     ),
                 ))
             }),

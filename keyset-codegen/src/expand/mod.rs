@@ -5,7 +5,7 @@
 //! `End`. The runtime renders the ORDER BY, its reverse and the seek predicate from that one list,
 //! which is what makes the filter mirror the ORDER BY by construction.
 
-use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -13,13 +13,14 @@ use crate::attr::{Direction, Nulls};
 use crate::index::{Backend, Creation, Index};
 use crate::model::{Model, SortKey};
 
+mod checks;
 mod orders;
 
+pub use checks::checks;
 pub use orders::fallback as orders_fallback;
 
 /// The full expansion of a valid model: the cursor and the trait impl of its field order, the
-/// enum and the orders of its named ones, and the static checks. The checks share one closure:
-/// one body per model for rustc to check, not one per key.
+/// enum and the orders of its named ones, and the static checks (see `checks`).
 pub fn expand(model: &Model) -> TokenStream {
     let mut out = TokenStream::new();
     if !model.keys.is_empty() {
@@ -28,42 +29,8 @@ pub fn expand(model: &Model) -> TokenStream {
     if !model.orders.is_empty() {
         out.extend(orders::orders(model));
     }
-    let table = &model.table;
-    // Each field once, whichever orders sort by it.
-    let mut fields: Vec<&SortKey> = Vec::new();
-    for key in model.keys.iter().chain(model.orders.iter().flat_map(|order| &order.keys)) {
-        if !fields.iter().any(|field| field.ident == key.ident) {
-            fields.push(key);
-        }
-    }
-    let key_checks = fields.iter().map(|key| sort_key_type_assertion(model, key));
-    // Each distinct tiebreaker once, whichever orders end with it.
-    let mut tiebreakers: Vec<Vec<&SortKey>> = Vec::new();
-    for keys in std::iter::once(&model.keys).chain(model.orders.iter().map(|order| &order.keys)) {
-        let ends: Vec<&SortKey> = keys.iter().filter(|key| key.tiebreaker.is_some()).collect();
-        let same = |known: &Vec<&SortKey>| {
-            known.len() == ends.len() && known.iter().zip(&ends).all(|(a, b)| a.ident == b.ident)
-        };
-        if !ends.is_empty() && !tiebreakers.iter().any(same) {
-            tiebreakers.push(ends);
-        }
-    }
-    let primary_key_checks = tiebreakers.iter().map(|keys| primary_key_assertion(model, keys));
-    out.extend(quote! {
-        const _: fn() = || {
-            let _ = #table::table;
-            #(#key_checks)*
-            #(#primary_key_checks)*
-        };
-    });
+    out.extend(checks::checks(model));
     out
-}
-
-/// Names the table, so that a wrong `#[diesel(table_name = ..)]` fails there, not deep in the
-/// runtime's types. For the fallback, whose model failed other checks.
-pub fn table_check(model: &Model) -> TokenStream {
-    let table = &model.table;
-    quote!(const _: fn() = || { let _ = #table::table; };)
 }
 
 /// The cursor struct and the `Keyset` impl for the given keys. The fallback calls this too, with
@@ -277,7 +244,7 @@ fn key_values(
     })
 }
 
-fn column_path(table: &syn::Path, key: &SortKey) -> TokenStream {
+pub(crate) fn column_path(table: &syn::Path, key: &SortKey) -> TokenStream {
     // The column ident keeps its span (the field name, or the `column_name` value), so "no
     // column `x` in `posts`" points at the field that names it.
     let column = &key.column;
@@ -298,71 +265,6 @@ fn direction(key: &SortKey, reversed: bool) -> TokenStream {
         Some(Nulls::First) => quote!(#rt::Nullable<#direction, #rt::NullsFirst>),
         Some(Nulls::Last) => quote!(#rt::Nullable<#direction, #rt::NullsLast>),
     }
-}
-
-/// The field's type must be one Diesel can compare with its column: otherwise the mismatch would
-/// surface deep in the runtime's bounds at the first `paginate` call, or at the derive. Both of
-/// the check's bounds are on the field's type, and rustc reports a failed bound at the type
-/// argument it is on, so the error points at the field's type. The column path keeps its own
-/// spans: a wrong table or column name is then the same error at the same place as in the
-/// `Keyset` impl, which rustc reports once.
-fn sort_key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
-    let rt = runtime();
-    let column = column_path(&model.table, key);
-    let ty = key.ty;
-    quote_spanned! {key.ty.span()=>
-        #rt::assert_sort_key_type::<#column, #ty>();
-    }
-}
-
-/// The tiebreaker must be the table's primary key (in order, for a composite key), unless the
-/// user vouched for a unique column with `#[tiebreaker(unique)]`. A trait bound against
-/// `<table as Table>::PrimaryKey`, reported at the type argument that fails it: that argument
-/// and the call carry the span of the first `#[tiebreaker]`, so the error lands there. The
-/// table and columns are named in aliases that keep their own spans, so that a wrong name is the
-/// same error at the same place as in the `Keyset` impl, which rustc reports once.
-fn primary_key_assertion(model: &Model, tiebreakers: &[&SortKey]) -> TokenStream {
-    let Some(attr) = tiebreakers.first().and_then(|first| first.tiebreaker.as_ref()) else {
-        return TokenStream::new();
-    };
-    if attr.unique {
-        return TokenStream::new();
-    }
-    let rt = runtime();
-    let table = &model.table;
-    let columns = tiebreakers.iter().map(|key| column_path(table, key));
-    let primary_key =
-        if tiebreakers.len() == 1 { quote!(#(#columns)*) } else { quote!((#(#columns,)*)) };
-    let (table_alias, tiebreaker_alias) =
-        (Ident::new("__Table", attr.span), Ident::new("__Tiebreaker", attr.span));
-    let check = respan(
-        quote!(#rt::assert_tiebreaker_is_primary_key::<#table_alias, #tiebreaker_alias>();),
-        attr.span,
-    );
-    quote! {
-        {
-            type #table_alias = #table::table;
-            type #tiebreaker_alias = #primary_key;
-            #check
-        }
-    }
-}
-
-/// Gives every token the span of the user's `#[tiebreaker]`, so that an error anywhere in them
-/// points there, without rustc adding "in this derive macro expansion". Only for tokens that
-/// resolve the same from the user's code: absolute paths, and names defined with the same span.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tree| {
-            if let TokenTree::Group(group) = &tree {
-                tree =
-                    TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
-            }
-            tree.set_span(span);
-            tree
-        })
-        .collect()
 }
 
 pub(crate) fn runtime() -> TokenStream {

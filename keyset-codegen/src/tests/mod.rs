@@ -110,7 +110,7 @@ fn unique_tiebreaker_has_no_primary_key_check() {
 }
 
 /// An invalid model: every error, then the fallback items built from the keys that can be
-/// trusted, and none of the generated checks.
+/// trusted, and the generated checks that no reported mistake decides (here both fields' types).
 #[test]
 fn invalid_model_errors_and_fallback() {
     assert_expansion! {
@@ -119,6 +119,22 @@ fn invalid_model_errors_and_fallback() {
             #[sort(dsec)]
             created_at: NaiveDateTime,
             #[sort(desc)]
+            id: i64,
+        }
+    }
+}
+
+/// A misspelled attribute is rustc's to report: no error of the derive's, and the fallback, with
+/// the misspelled `#[tiebraker]` counted as the tiebreaker so that no rule reports it missing.
+#[test]
+fn misspelled_attribute_left_to_rustc() {
+    assert_expansion! {
+        #[diesel(table_name = posts)]
+        struct Post {
+            #[sort(desc)]
+            created_at: NaiveDateTime,
+            #[sort(desc)]
+            #[tiebraker]
             id: i64,
         }
     }

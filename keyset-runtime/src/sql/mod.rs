@@ -86,7 +86,8 @@ impl<M: SortOrder, W> OrderBy<M, W> {
     /// The ORDER BY of a query whose rows all lie on one side of a nullable leading key's NULL
     /// boundary (a [`Region`] other than `Whole`; `nulls` when that side is the NULLs): the
     /// placement need not be pinned, and on MySQL/MariaDB the all-NULL key is left out, so that
-    /// the index serves the order.
+    /// the index serves the order. For the page machine, and for tests through `__private`.
+    #[doc(hidden)]
     pub fn one_side(self, nulls: bool) -> Self {
         let leading = if nulls { LeadingNulls::AllNull } else { LeadingNulls::OneSide };
         OrderBy { leading, ..self }
@@ -109,7 +110,9 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     }
 
     /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
-    /// two seeks runs at a nullable leading key's NULL boundary).
+    /// two seeks runs at a nullable leading key's NULL boundary). For the page machine, and for
+    /// tests through `__private`.
+    #[doc(hidden)]
     pub fn region(self, region: Region) -> Self {
         Seek { region, ..self }
     }
@@ -126,12 +129,13 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     /// # Panics
     ///
     /// When `level` is 0 or greater than the number of sort keys.
+    #[doc(hidden)]
     pub fn level(self, level: usize) -> SeekLevel<M, W> {
         SeekLevel::new(self.keys, level)
     }
 
     /// Whether the cursor's value for a nullable leading key is NULL (false without one).
-    pub fn leading_is_null<DB: Backend + SeekDialect>(&self) -> bool
+    pub(crate) fn leading_is_null<DB: Backend + SeekDialect>(&self) -> bool
     where
         M::Keys: SeekKeys<DB>,
     {
