@@ -7,9 +7,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use diesel::dsl::{CountStar, Filter, Limit, Offset, Order, Select};
+use diesel::dsl::{CountStar, Filter, Order, Select};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl, SelectDsl};
+use diesel::query_dsl::methods::{FilterDsl, OrderDsl, SelectDsl};
 use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
@@ -19,7 +19,9 @@ use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
 use crate::position::{decode, Position};
 use crate::selection::SelectsModel;
-use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
+use crate::sql::{
+    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
+};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
 use crate::{Error, Keyset, Page};
@@ -218,11 +220,10 @@ where
     LevelOf<M, Backward>: Send,
     Q: Paginate + Repeat + Send,
     Q: OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
-    Order<Q, OrderBy<M, Forward>>: LimitDsl,
-    Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, Q::Item> + OffsetDsl + 'query,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
+    LimitedOn<Order<Q, OrderBy<M, Forward>>, Conn>: LoadQuery<'query, Conn, Q::Item> + 'query,
+    LimitedOn<Order<Q, OrderBy<M, Forward>>, Conn, Offset>:
+        LoadQuery<'query, Conn, Q::Item> + 'query,
+    LimitedOn<Order<Q, OrderBy<M, Backward>>, Conn>: LoadQuery<'query, Conn, Q::Item> + 'query,
     Q: SeekLoadAsync<'query, M, Forward, Conn, Seek<M, Forward>>,
     Q: SeekLoadAsync<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoadAsync<'query, M, Forward, Conn, LevelOf<M, Forward>>,
@@ -251,14 +252,20 @@ where
                 let query = next_copy(&mut query, machine.may_continue())?;
                 let rows = match statement {
                     Statement::First { order, limit } => {
-                        LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn).await
+                        LimitedOn::<_, Conn>::new(OrderDsl::order(query, order), limit)
+                            .load(conn)
+                            .await
                     }
                     Statement::Number { order, limit, offset } => {
-                        let page = LimitDsl::limit(OrderDsl::order(query, order), limit);
-                        OffsetDsl::offset(page, offset).load(conn).await
+                        let order = OrderDsl::order(query, order);
+                        LimitedOn::<_, Conn, Offset>::with_offset(order, limit, offset)
+                            .load(conn)
+                            .await
                     }
                     Statement::Last { order, limit } => {
-                        LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn).await
+                        LimitedOn::<_, Conn>::new(OrderDsl::order(query, order), limit)
+                            .load(conn)
+                            .await
                     }
                     Statement::After { seek, order, limit } => {
                         query.load_past(seek, order, limit, conn).await
@@ -438,12 +445,12 @@ pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Paginate {
 impl<'query, Q, M, W, Conn, P> SeekLoadAsync<'query, M, W, Conn, P> for Q
 where
     Conn: AsyncConnectionCore,
+    Conn::Backend: SeekDialect,
     M: SortOrder,
     Q: Paginate + FilterDsl<P>,
     Q::Item: Send,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
-    Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, Q::Item> + 'query,
+    LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>: LoadQuery<'query, Conn, Q::Item> + 'query,
 {
     fn load_past<'conn>(
         self,
@@ -456,7 +463,11 @@ where
         Self: 'conn,
         'query: 'conn,
     {
-        LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit)
-            .load(conn)
+        let order = OrderDsl::order(FilterDsl::filter(self, predicate), order);
+        LimitedOn::<_, Conn>::new(order, limit).load(conn)
     }
 }
+
+/// A statement with the page's `LIMIT`, as `Conn`'s backend writes it.
+type LimitedOn<Q, Conn, O = NoOffset> =
+    Limited<Q, <<Conn as AsyncConnectionCore>::Backend as SeekDialect>::LimitStyle, O>;

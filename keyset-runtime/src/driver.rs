@@ -2,8 +2,8 @@
 //! What a page runs is the page machine's decision (`machine.rs`); this only builds each
 //! [`Statement`] on the query and loads its rows.
 
-use diesel::dsl::{Filter, Limit, Offset, Order};
-use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OffsetDsl, OrderDsl};
+use diesel::dsl::{Filter, Order};
+use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
@@ -12,7 +12,9 @@ use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
 use crate::position::{decode, Position};
-use crate::sql::{Backward, Forward, OrderBy, Seek, SeekDialect, SeekKeys};
+use crate::sql::{
+    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
+};
 use crate::strategy::{next_copy, LevelOf, Repeat};
 use crate::token::Codec;
 use crate::{Error, Keyset, Page};
@@ -100,10 +102,11 @@ pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Paginate {
 impl<'query, Q, M, W, Conn, P> SeekLoad<'query, M, W, Conn, P> for Q
 where
     M: SortOrder,
+    Conn: Connection,
+    Conn::Backend: SeekDialect,
     Q: Paginate + FilterDsl<P>,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
-    Order<Filter<Q, P>, OrderBy<M, W>>: LimitDsl,
-    Limit<Order<Filter<Q, P>, OrderBy<M, W>>>: LoadQuery<'query, Conn, Q::Item>,
+    LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>: LoadQuery<'query, Conn, Q::Item>,
 {
     fn load_past(
         self,
@@ -112,10 +115,13 @@ where
         limit: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<Q::Item>> {
-        LimitDsl::limit(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit)
-            .load(conn)
+        Limited::new(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit).load(conn)
     }
 }
+
+/// A statement with the page's `LIMIT`, as `Conn`'s backend writes it.
+pub(crate) type LimitedOn<Q, Conn, O = NoOffset> =
+    Limited<Q, <<Conn as Connection>::Backend as SeekDialect>::LimitStyle, O>;
 
 impl<'query, Conn, Q, M> PageQuery<'query, Conn> for Q
 where
@@ -292,12 +298,12 @@ pub trait RunStatement<'query, M: SortOrder, Conn>: Paginate {
 impl<'query, Q, M, Conn> RunStatement<'query, M, Conn> for Q
 where
     M: SortOrder,
+    Conn: Connection,
+    Conn::Backend: SeekDialect,
     Q: Paginate + OrderDsl<OrderBy<M, Forward>> + OrderDsl<OrderBy<M, Backward>>,
-    Order<Q, OrderBy<M, Forward>>: LimitDsl,
-    Order<Q, OrderBy<M, Backward>>: LimitDsl,
-    Limit<Order<Q, OrderBy<M, Forward>>>: LoadQuery<'query, Conn, Q::Item> + OffsetDsl,
-    Limit<Order<Q, OrderBy<M, Backward>>>: LoadQuery<'query, Conn, Q::Item>,
-    Offset<Limit<Order<Q, OrderBy<M, Forward>>>>: LoadQuery<'query, Conn, Q::Item>,
+    LimitedOn<Order<Q, OrderBy<M, Forward>>, Conn>: LoadQuery<'query, Conn, Q::Item>,
+    LimitedOn<Order<Q, OrderBy<M, Forward>>, Conn, Offset>: LoadQuery<'query, Conn, Q::Item>,
+    LimitedOn<Order<Q, OrderBy<M, Backward>>, Conn>: LoadQuery<'query, Conn, Q::Item>,
     Q: SeekLoad<'query, M, Forward, Conn, Seek<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoad<'query, M, Forward, Conn, LevelOf<M, Forward>>,
@@ -307,14 +313,13 @@ where
         let query = self;
         match statement {
             Statement::First { order, limit } => {
-                LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn)
+                Limited::new(OrderDsl::order(query, order), limit).load(conn)
             }
             Statement::Number { order, limit, offset } => {
-                let page = LimitDsl::limit(OrderDsl::order(query, order), limit);
-                OffsetDsl::offset(page, offset).load(conn)
+                Limited::with_offset(OrderDsl::order(query, order), limit, offset).load(conn)
             }
             Statement::Last { order, limit } => {
-                LimitDsl::limit(OrderDsl::order(query, order), limit).load(conn)
+                Limited::new(OrderDsl::order(query, order), limit).load(conn)
             }
             Statement::After { seek, order, limit } => query.load_past(seek, order, limit, conn),
             Statement::Before { seek, order, limit } => query.load_past(seek, order, limit, conn),

@@ -89,6 +89,7 @@ mod props;
 mod walk;
 
 mod concurrently;
+mod generic_plans;
 mod plan;
 mod shared;
 mod sql;

@@ -58,9 +58,18 @@ where
     Candidate { sql, explain: Box::new(move |conn| index_seek(&query, conn)) }
 }
 
-/// A statement without its bound values.
+/// A statement without its bound values, and with its `LIMIT` as a placeholder: a page writes
+/// it literally on PostgreSQL (so that statements get generic plans), where the candidates,
+/// written with Diesel's `.limit()`, bind it.
 fn sql_only(statement: &str) -> String {
-    statement.split(" -- binds:").next().unwrap().to_owned()
+    let sql = statement.split(" -- binds:").next().unwrap();
+    match sql.rsplit_once(" LIMIT ") {
+        Some((head, tail)) => {
+            let rest = tail.split_once(' ').map_or("", |(_, rest)| rest);
+            format!("{head} LIMIT ? {rest}").trim_end().to_owned()
+        }
+        None => sql.to_owned(),
+    }
 }
 
 /// Every statement a page of `$model`'s order can run at the cursor of story `$id`, forward and

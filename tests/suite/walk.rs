@@ -166,3 +166,40 @@ fn cursor_survives_inserts_and_deletion_of_its_row() {
     let next = walk::page(&mut conn, &query, &PageRequest::after(first.next_cursor.unwrap(), 10));
     assert_eq!(next.items, expected_next.items);
 }
+
+/// Every statement of a page, of every position, on one connection with page sizes changing
+/// between pages: each page holds the rows its own size asks for. Where a backend writes the
+/// `LIMIT` into the SQL (PostgreSQL), a statement cached for one size must never serve another.
+#[test]
+fn pages_of_different_sizes_get_their_own_statements() {
+    let mut conn = seeded();
+    let query = || posts::table.select(Newest::as_select());
+    let expected = posts::table
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(Newest::as_select())
+        .load(&mut conn)
+        .unwrap();
+    let mut request = PageRequest::first(3);
+    let mut seen = Vec::new();
+    for (step, limit) in [5u32, 3, 8, 3, 5, 1, 8, 2].into_iter().cycle().take(24).enumerate() {
+        let page = walk::page(&mut conn, &query, &request);
+        let served = request.limit().unwrap() as usize;
+        assert_eq!(page.items.len(), served, "step {step}: {request:?}");
+        seen.extend(page.items);
+        request = PageRequest::after(page.next_cursor.unwrap(), limit);
+    }
+    assert_eq!(cursors(&seen), cursors(&expected[..seen.len()]));
+    // The other positions, alternating sizes too.
+    for limit in [4u32, 6, 4] {
+        assert_eq!(
+            walk::page(&mut conn, &query, &PageRequest::last(limit)).items.len(),
+            limit as usize
+        );
+        let numbered = PageRequest::page_number(3, limit);
+        let page = walk::page(&mut conn, &query, &numbered);
+        assert_eq!(
+            cursors(&page.items),
+            cursors(&expected[2 * limit as usize..3 * limit as usize])
+        );
+    }
+}

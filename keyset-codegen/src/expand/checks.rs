@@ -105,7 +105,9 @@ fn column_assertions(model: &Model, fields: &[&SortKey]) -> TokenStream {
     // it; Diesel forbids a column named as its table, so that is a column of another name.
     let first = table.segments.first().map(|segment| segment.ident.to_string());
     let mut columns: Vec<&SortKey> = Vec::new();
-    for key in fields {
+    // A joined table's column (`select_expression = authors::name`) is named by its own path,
+    // which rustc resolves (or reports) where the key list names it.
+    for key in fields.iter().filter(|key| key.joined.is_none()) {
         let known = columns.iter().any(|known| known.column == key.column);
         if !known && Some(key.column.to_string()) != first {
             columns.push(key);

@@ -2,6 +2,8 @@
 
 use diesel::backend::Backend;
 
+use super::limit::{Bound, LimitStyle};
+
 /// How a backend wants the seek predicate written. Implemented for each backend feature enabled.
 pub trait SeekDialect: Backend {
     /// Whether a row-value comparison `(a, b) < (?, ?)` is an exact index seek here, and so the
@@ -33,6 +35,9 @@ pub trait SeekDialect: Backend {
     /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
     /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).
     const SEEK_PER_TIE_LEVEL: bool;
+    /// How a page's `LIMIT` is written: bound ([`Bound`]), or literally ([`Literal`]) where the
+    /// engine then plans the statement once (see `sql/limit.rs`).
+    type LimitStyle: LimitStyle;
 }
 
 /// SQLite: the OR expansion with a leading bound (`a <= ? AND (a < ? OR (a = ? AND b < ?))`)
@@ -57,6 +62,8 @@ impl SeekDialect for diesel::sqlite::Sqlite {
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = true;
     const SEEK_PER_TIE_LEVEL: bool = true;
+    // SQLite's planner reads bound values where it can (STAT4), and prepares cheaply.
+    type LimitStyle = Bound;
 }
 
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
@@ -75,6 +82,9 @@ impl SeekDialect for diesel::pg::Pg {
     // directions keep the OR expansion, which seeks the leading column; levels there, one round
     // trip each, have not been measured.)
     const SEEK_PER_TIE_LEVEL: bool = false;
+    // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
+    // executions (sql/limit.rs).
+    type LimitStyle = super::limit::Literal;
 }
 
 /// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row
@@ -98,4 +108,7 @@ impl SeekDialect for diesel::mysql::Mysql {
     // MariaDB's range optimizer turns the OR expansion into an exact multi-range (one range per
     // tie level) within one statement.
     const SEEK_PER_TIE_LEVEL: bool = false;
+    // MariaDB plans every execution anew whatever the limit: a literal one would only multiply
+    // statements.
+    type LimitStyle = Bound;
 }

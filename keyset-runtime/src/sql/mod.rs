@@ -26,6 +26,7 @@
 mod dialect;
 mod keys;
 mod level;
+mod limit;
 mod nullable;
 
 use std::marker::PhantomData;
@@ -43,6 +44,7 @@ pub use keys::{
     SortColumns,
 };
 pub use level::SeekLevel;
+pub use limit::{Limited, NoOffset, Offset};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
 
 use crate::order::SortOrder;

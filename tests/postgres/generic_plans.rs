@@ -1,0 +1,107 @@
+//! PostgreSQL plans a page's statement once for good: its `LIMIT` is written into the SQL (a bound
+//! `LIMIT $n` keeps a statement on custom plans for ever under `plan_cache_mode = auto`), so after
+//! five executions the server switches to a generic plan. `pg_prepared_statements` counts them.
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Text};
+use keyset_runtime::PageRequest;
+use keyset_tests::models::{Newest, TopScore};
+use keyset_tests::schema::posts;
+
+use crate::db;
+
+#[derive(QueryableByName, Debug)]
+struct Prepared {
+    #[diesel(sql_type = Text)]
+    statement: String,
+    #[diesel(sql_type = BigInt)]
+    generic_plans: i64,
+    #[diesel(sql_type = BigInt)]
+    custom_plans: i64,
+    #[diesel(sql_type = Text)]
+    parameter_types: String,
+}
+
+fn prepared(conn: &mut PgConnection) -> Vec<Prepared> {
+    diesel::sql_query(
+        "SELECT statement, generic_plans, custom_plans, parameter_types::text AS parameter_types \
+         FROM pg_prepared_statements \
+         WHERE statement LIKE '%FROM \"posts\"%'",
+    )
+    .load(conn)
+    .unwrap()
+}
+
+/// Walks the listing forward, `pages` pages of `limit` rows each, on one connection.
+fn walk<Q>(conn: &mut PgConnection, limit: u32, pages: usize, query: impl Fn() -> Q)
+where
+    Q: keyset_runtime::PageQuery<'static, PgConnection>,
+{
+    let mut request = PageRequest::first(limit);
+    for _ in 0..pages {
+        let page = query().paginate(&request).unwrap().load_page(conn).unwrap();
+        request = PageRequest::after(page.next_cursor.expect("more pages"), limit);
+    }
+}
+
+#[test]
+fn page_statements_switch_to_generic_plans() {
+    let mut conn = db::seeded(600);
+    diesel::sql_query("ANALYZE posts").execute(&mut conn).unwrap();
+    // Uniform directions (a row value) and mixed ones (the OR expansion).
+    walk(&mut conn, 10, 12, || posts::table.select(Newest::as_select()));
+    walk(&mut conn, 10, 12, || posts::table.select(TopScore::as_select()));
+    let statements = prepared(&mut conn);
+    let pages: Vec<&Prepared> =
+        statements.iter().filter(|s| s.statement.contains("LIMIT 11")).collect();
+    // One statement per order for the pages after a cursor, each run eleven times.
+    let after: Vec<&&Prepared> = pages.iter().filter(|s| s.statement.contains("WHERE")).collect();
+    assert_eq!(after.len(), 2, "{statements:#?}");
+    for statement in after {
+        assert!(statement.generic_plans >= 5, "no generic plan: {statement:#?}");
+        assert!(statement.custom_plans <= 5, "{statement:#?}");
+        let plan = generic_plan(&mut conn, statement);
+        assert!(plan.iter().any(|line| line.contains("Index Cond")), "{plan:#?}");
+        assert!(
+            !plan.iter().any(|line| line.contains("Sort") || line.contains("Seq Scan")),
+            "{plan:#?}"
+        );
+    }
+    assert!(
+        statements.iter().all(|s| !s.statement.contains("LIMIT $")),
+        "a page's LIMIT is bound: {statements:#?}"
+    );
+}
+
+#[derive(QueryableByName)]
+struct PlanLine {
+    #[diesel(sql_type = Text, column_name = "QUERY PLAN")]
+    line: String,
+}
+
+/// The generic plan of a prepared page statement (what the server runs once it has switched):
+/// the statement prepared again under a name of its own, explained with
+/// `plan_cache_mode = force_generic_plan`. The parameters' values do not shape a generic plan,
+/// so any value of each type does.
+fn generic_plan(conn: &mut PgConnection, statement: &Prepared) -> Vec<String> {
+    let values: Vec<&str> = statement
+        .parameter_types
+        .trim_matches(|c| c == '{' || c == '}')
+        .split(',')
+        .map(|ty| match ty.trim_matches('"') {
+            "timestamp without time zone" => "'2023-11-14 22:13:32'",
+            _ => "1",
+        })
+        .collect();
+    diesel::sql_query(format!("PREPARE keyset_generic AS {}", statement.statement))
+        .execute(conn)
+        .unwrap();
+    diesel::sql_query("SET plan_cache_mode = force_generic_plan").execute(conn).unwrap();
+    let plan: Vec<PlanLine> =
+        diesel::sql_query(format!("EXPLAIN EXECUTE keyset_generic({})", values.join(", ")))
+            .load(conn)
+            .unwrap();
+    diesel::sql_query("RESET plan_cache_mode").execute(conn).unwrap();
+    diesel::sql_query("DEALLOCATE keyset_generic").execute(conn).unwrap();
+    plan.into_iter().map(|row| row.line).collect()
+}
