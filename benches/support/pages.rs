@@ -177,3 +177,59 @@ pub type RowValueQuery = Limit<
         HandOrder,
     >,
 >;
+
+/// `<query> LIMIT 21` with the limit written into the SQL, as an expert writes it by hand to get
+/// PostgreSQL's generic plans (Diesel's `.limit()` binds it: `LIMIT $3`, which the server never
+/// plans generically). The SQL holds a value, so the statement has no static `QueryId`: Diesel
+/// caches it by its text.
+#[cfg(feature = "postgres")]
+pub struct LiteralLimit<Q>(Q, i64);
+
+#[cfg(feature = "postgres")]
+impl<Q: diesel::query_builder::Query> diesel::query_builder::Query for LiteralLimit<Q> {
+    type SqlType = Q::SqlType;
+}
+
+#[cfg(feature = "postgres")]
+impl<Q> diesel::query_builder::QueryId for LiteralLimit<Q> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+#[cfg(feature = "postgres")]
+impl<Q: diesel::query_builder::QueryFragment<diesel::pg::Pg>>
+    diesel::query_builder::QueryFragment<diesel::pg::Pg> for LiteralLimit<Q>
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::pg::Pg>,
+    ) -> QueryResult<()> {
+        self.0.walk_ast(out.reborrow())?;
+        out.push_sql(&format!(" LIMIT {}", self.1));
+        Ok(())
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl<Q, C> RunQueryDsl<C> for LiteralLimit<Q> {}
+
+/// The expert's row-value page with a literal `LIMIT 21` ([`LiteralLimit`]).
+#[cfg(feature = "postgres")]
+pub fn row_value_literal_query(cursor: &PostCursor) -> RowValueLiteralQuery {
+    let page = postgres::all()
+        .filter(row::row(created_at, id).lt(row::row(cursor.created_at, cursor.id)))
+        .order(hand_order());
+    LiteralLimit(page, FETCH)
+}
+
+/// The type of [`row_value_literal_query`].
+#[cfg(feature = "postgres")]
+pub type RowValueLiteralQuery = LiteralLimit<
+    Order<
+        Filter<
+            AllPosts<diesel::pg::Pg>,
+            dsl::Lt<row::row<created_at, id>, row::row<NaiveDateTime, i64>>,
+        >,
+        HandOrder,
+    >,
+>;

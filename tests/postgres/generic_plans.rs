@@ -4,7 +4,8 @@
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
-use keyset_runtime::PageRequest;
+use keyset_runtime::migration::Backend;
+use keyset_runtime::{Keyset, PageRequest};
 use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::posts;
 
@@ -46,7 +47,10 @@ where
 
 #[test]
 fn page_statements_switch_to_generic_plans() {
-    let mut conn = db::seeded(600);
+    let mut conn = db::seeded(5_000);
+    for index in [Newest::INDEXES, TopScore::INDEXES].concat() {
+        diesel::sql_query(index.create(Backend::Postgres)).execute(&mut conn).unwrap();
+    }
     diesel::sql_query("ANALYZE posts").execute(&mut conn).unwrap();
     // Uniform directions (a row value) and mixed ones (the OR expansion).
     walk(&mut conn, 10, 12, || posts::table.select(Newest::as_select()));

@@ -61,13 +61,15 @@ fn nulls_consistent(key: &SortKey) -> bool {
     option == key.sort.nulls.is_some() && !(option && key.tiebreaker.is_some())
 }
 
-/// The tiebreakers are parsed, trailing, and `unique` only alone: else the derive has said so,
-/// and whether they are the primary key is not yet the question.
+/// The tiebreakers are parsed, trailing, columns of the model's table, and `unique` only alone:
+/// else the derive has said so, and whether they are the primary key is not yet the question.
 fn tiebreakers_sound(keys: &[SortKey]) -> bool {
     let tiebreakers: Vec<_> = keys.iter().filter_map(|key| key.tiebreaker.as_ref()).collect();
     let first = keys.iter().position(|key| key.tiebreaker.is_some()).unwrap_or(keys.len());
     tiebreakers.iter().all(|attr| attr.parsed && !(attr.unique && tiebreakers.len() > 1))
-        && keys[first..].iter().all(|key| key.tiebreaker.is_some() && key.not_a_column.is_none())
+        && keys[first..].iter().all(|key| {
+            key.tiebreaker.is_some() && key.not_a_column.is_none() && key.joined.is_none()
+        })
         && keys.iter().all(nulls_consistent)
 }
 
