@@ -35,7 +35,7 @@ pub trait SeekDialect: Backend {
     /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
     /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).
     const SEEK_PER_TIE_LEVEL: bool;
-    /// How a page's `LIMIT` is written: bound ([`Bound`]), or literally ([`Literal`]) where the
+    /// How a page's `LIMIT` is written: bound (`Bound`), or literally (`Literal`) where the
     /// engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
 }
