@@ -332,16 +332,46 @@
 //! the rows instead: two fetched rows with the same keys fail the page with
 //! [`Error::RepeatedKeys`], the server's error, never a short or repeating page. For such a
 //! listing, page the many side (posts with their author), or declare a model of the join's rows
-//! on the many side's table, whose tiebreaker is its primary key:
+//! on the many side's table, whose tiebreaker is its primary key, ending the order with the keys
+//! that make a row of the join unique:
 //!
-//! ```text
-//! // Authors with their posts, one row per post: a model of posts, sorted by the author's name.
+//! ```
+//! # use diesel::prelude::*;
+//! use keyset_runtime::{Keyset, PageRequest, Paginate};
+//! # diesel::table! { authors (id) { id -> BigInt, name -> Text } }
+//! # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt, title -> Text } }
+//! # diesel::joinable!(posts -> authors (author_id));
+//! # diesel::allow_tables_to_appear_in_same_query!(authors, posts);
+//!
+//! /// Authors with their posts, one row per post: a model of posts, sorted by the author.
+//! #[derive(Queryable, Selectable, Keyset)]
 //! #[diesel(table_name = posts)]
 //! struct AuthorPost {
-//!     #[sort(asc)] #[diesel(select_expression = authors::name)] author_name: String,
-//!     #[sort(asc)] #[diesel(select_expression = authors::id)] author_id: i64,
-//!     #[sort(asc)] #[tiebreaker] id: i64, // the post's id: unique in the join
+//!     #[sort(asc)]
+//!     #[diesel(select_expression = authors::name)]
+//!     author_name: String,
+//!     #[sort(asc)]
+//!     #[diesel(select_expression = authors::id)]
+//!     author_id: i64,
+//!     #[sort(asc)]
+//!     #[tiebreaker]
+//!     id: i64, // the post's: unique among the join's rows
+//!     title: String,
 //! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let mut conn = SqliteConnection::establish(":memory:")?;
+//! # diesel::sql_query("CREATE TABLE authors (id BIGINT PRIMARY KEY, name TEXT NOT NULL)").execute(&mut conn)?;
+//! # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, title TEXT NOT NULL)").execute(&mut conn)?;
+//! # diesel::sql_query("INSERT INTO authors VALUES (1, 'Zoe'), (2, 'Ann')").execute(&mut conn)?;
+//! # diesel::sql_query("INSERT INTO posts VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 1, 'c')").execute(&mut conn)?;
+//! // Paged from the authors' side, as the listing reads: still one row per post.
+//! let query = || authors::table.inner_join(posts::table).select(AuthorPost::as_select());
+//! let page = query().paginate(&PageRequest::first(2))?.load_page(&mut conn)?;
+//! let rows: Vec<(&str, &str)> = page.items.iter().map(|row| (row.author_name.as_str(), row.title.as_str())).collect();
+//! assert_eq!(rows, [("Ann", "b"), ("Zoe", "a")]);
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! **What a joined key costs.** A sort key from another table is a bare column
