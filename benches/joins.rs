@@ -43,12 +43,12 @@ struct Backend<C> {
 /// A plan, or why it is not an index seek.
 type Plan = Result<Vec<String>, PlanError>;
 
-/// The pages measured, in this order.
+/// The pages measured, in this order (no commas: they are CSV fields).
 const PAGES: [&str; 4] = [
-    "own order, first page",
-    "own order, deep page",
-    "authors.name order, first page",
-    "authors.name order, deep page",
+    "own order: first page",
+    "own order: deep page",
+    "authors.name order: first page",
+    "authors.name order: deep page",
 ];
 
 #[derive(Default)]
@@ -173,28 +173,28 @@ fn run<C>(criterion: &mut Criterion, backend: Backend<C>, results: &mut Results)
     let at = format!("depth {depth}");
     ratios.add(
         name,
-        "authors.name order / own order, first page",
+        "authors.name order / own order: first page",
         by_first,
         own_first,
         Target::None,
     );
     ratios.add(
         name,
-        &format!("authors.name order / own order, {at}"),
+        &format!("authors.name order / own order: {at}"),
         by_deep,
         own_deep,
         Target::None,
     );
     ratios.add(
         name,
-        &format!("own order, {at} / first page"),
+        &format!("own order: {at} / first page"),
         own_deep,
         own_first,
         Target::AtMost(1.3),
     );
     ratios.add(
         name,
-        &format!("authors.name order, {at} / first page"),
+        &format!("authors.name order: {at} / first page"),
         by_deep,
         by_first,
         Target::None,
