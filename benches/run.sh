@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The benchmarks in one command: the depth sweep (keyset against OFFSET, and against hand-written
-# Diesel pages) and the token codec, then the plot.
+# Diesel pages), the token codec and the joins (an order led by a joined column against the posts'
+# own order), then the plot.
 #
 #   bash benches/run.sh                  # SQLite, PostgreSQL and MariaDB: their servers must answer
 #   FEATURES= bash benches/run.sh        # SQLite only
 #
 # PostgreSQL and MariaDB are reached at PG_DATABASE_URL / MYSQL_DATABASE_URL (default: the services
 # on this machine, postgres://postgres@127.0.0.1:5432/test and mysql://root@127.0.0.1:3306/test),
-# where a table `bench_posts` of 1,000,000 rows is built on the first run and kept; SQLite's lives in
-# target/keyset-bench/. Takes about 10 minutes on 2 cores (the first run a minute more).
+# where a table `bench_posts` of 1,000,000 rows (and the joins bench's `bench_join_posts` of 100,000
+# and `bench_authors`) is built on the first run and kept; SQLite's live in target/keyset-bench/.
+# Takes about 12 minutes on 2 cores (the first run a minute more).
 #
 # Writes into docs/: depth.csv, pages.csv, depth-ratios.csv, token.csv, token-ratios.csv,
-# depth.png (the plot) and benchmarks.md (every table, with the date and the machine). The plot
-# needs matplotlib, installed into a venv under target/ on first use.
+# joins.csv, joins-ratios.csv, depth.png (the plot) and benchmarks.md (every table, with the date
+# and the machine). The plot needs matplotlib, installed into a venv under target/ on first use.
 # The compile-time cost of the derive is a separate command: bash benches/derive-cost.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +23,9 @@ features=${FEATURES-postgres,mysql}
 export KEYSET_BENCH_OUT=$root/docs
 work=$root/target/keyset-bench
 mkdir -p "$work" docs
-rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/token.md
+rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/token.md "$work"/joins.md
 
-cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench token
+cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench token --bench joins
 
 when=$(date -u '+%Y-%m-%d %H:%M UTC')
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
@@ -52,6 +54,10 @@ fi
     echo "## Token codec against base64 of serde_json"
     echo
     cat "$work/token.md"
+    echo
+    echo "## Joins"
+    echo
+    cat "$work/joins.md"
     if [ -f docs/derive-cost.md ]; then
         echo
         echo "## Compile-time cost of the derive (\`bash benches/derive-cost.sh\`, run separately)"

@@ -1,7 +1,9 @@
-//! What the benches share: the benchmark table and its models ([`schema`]), building the
-//! 1,000,000-row table once per backend ([`seed`]), the pages they time ([`pages`]), and the
-//! bookkeeping that turns criterion's samples into medians, ratios and CSV files ([`measure`]).
+//! What the benches share: the benchmark tables and their models ([`schema`]), building the
+//! 1,000,000-row table (and the joins bench's smaller ones) once per backend ([`seed`]), the
+//! pages they time ([`pages`], [`join_pages`]), and the bookkeeping that turns criterion's
+//! samples into medians, ratios and CSV files ([`measure`]).
 
+pub mod join_pages;
 pub mod measure;
 pub mod pages;
 pub mod schema;

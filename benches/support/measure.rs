@@ -68,10 +68,22 @@ impl<'a> Group<'a> {
 /// Times contenders `names[i]`, each run by `run(i)`, in short batches taken in turn (round after
 /// round, the order rotating), for about `total`, and returns each one's median time per call, in
 /// nanoseconds.
-pub fn interleaved(names: &[&str], total: Duration, mut run: impl FnMut(usize)) -> Vec<f64> {
-    const BATCH: Duration = Duration::from_micros(20);
-    // Calibrate: how many calls make a batch of about BATCH (this also warms every contender up).
-    let batch: Vec<u32> = (0..names.len())
+pub fn interleaved(names: &[&str], total: Duration, run: impl FnMut(usize)) -> Vec<f64> {
+    interleaved_in_batches(names, total, Duration::from_micros(20), run)
+}
+
+/// [`interleaved`] with batches of about `batch` each (one call at least). Where contenders
+/// differ a hundredfold, short batches time the fast one with the caches the slow one left
+/// cold; batches of a few milliseconds time it warm, as criterion does.
+pub fn interleaved_in_batches(
+    names: &[&str],
+    total: Duration,
+    batch: Duration,
+    mut run: impl FnMut(usize),
+) -> Vec<f64> {
+    // Calibrate: how many calls make a batch of about `batch` (this also warms every contender
+    // up).
+    let calls: Vec<u32> = (0..names.len())
         .map(|i| {
             let started = Instant::now();
             let mut calls = 0u32;
@@ -80,7 +92,7 @@ pub fn interleaved(names: &[&str], total: Duration, mut run: impl FnMut(usize)) 
                 calls += 1;
             }
             let per_call = started.elapsed() / calls;
-            (BATCH.as_nanos() / per_call.as_nanos().max(1)).clamp(1, 100_000) as u32
+            (batch.as_nanos() / per_call.as_nanos().max(1)).clamp(1, 100_000) as u32
         })
         .collect();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
@@ -90,10 +102,10 @@ pub fn interleaved(names: &[&str], total: Duration, mut run: impl FnMut(usize)) 
         for k in 0..names.len() {
             let i = (k + round) % names.len();
             let batch_started = Instant::now();
-            for _ in 0..batch[i] {
+            for _ in 0..calls[i] {
                 run(i);
             }
-            samples[i].push(batch_started.elapsed().as_nanos() as f64 / f64::from(batch[i]));
+            samples[i].push(batch_started.elapsed().as_nanos() as f64 / f64::from(calls[i]));
         }
         round += 1;
     }

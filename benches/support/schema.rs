@@ -1,4 +1,4 @@
-//! The benchmark table and the models paged over it.
+//! The benchmark tables and the models paged over them.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -67,4 +67,71 @@ pub struct Scored {
     #[sort(asc)]
     #[tiebreaker]
     pub id: i64,
+}
+
+diesel::table! {
+    /// The authors of [`bench_join_posts`]: 1,000, their names in another order than their ids.
+    bench_authors (id) {
+        id -> BigInt,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    /// 100,000 posts for the joins bench, `created_at` tying in groups of 100 as in
+    /// [`bench_posts`], 100 posts per author. Indexed only as [`JoinPost::INDEXES`] says: no index
+    /// holds `author_id`, and none on `bench_authors` holds `name`.
+    bench_join_posts (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+        author_id -> BigInt,
+        title -> Text,
+    }
+}
+
+diesel::table! {
+    /// [`bench_meta`] for the joins bench's tables.
+    bench_join_meta (schema_version) {
+        schema_version -> Integer,
+        row_count -> BigInt,
+    }
+}
+
+diesel::joinable!(bench_join_posts -> bench_authors (author_id));
+diesel::allow_tables_to_appear_in_same_query!(bench_join_posts, bench_authors);
+
+/// A post of the joins bench, newest first: the posts' own order, which their index serves.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_join_posts)]
+pub struct JoinPost {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub author_id: i64,
+    pub title: String,
+}
+
+/// The same posts in their author's name order, a column of the joined table, then newest id
+/// first: no index on `bench_join_posts` holds the leading key.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_join_posts)]
+pub struct PostByAuthor {
+    #[sort(asc)]
+    #[diesel(select_expression = bench_authors::name)]
+    pub author_name: String,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub title: String,
+}
+
+/// What rides along with each post in the join's tuple.
+#[derive(Queryable, Selectable, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_authors)]
+pub struct Author {
+    pub id: i64,
+    pub name: String,
 }

@@ -68,6 +68,8 @@ mod edges;
 mod hostile;
 #[path = "../suite/joins.rs"]
 mod joins;
+#[path = "../suite/joins_plan.rs"]
+mod joins_plan;
 #[path = "../suite/jump.rs"]
 mod jump;
 #[path = "../suite/key_types.rs"]
@@ -147,5 +149,10 @@ mod migrations_db {
     /// Fresh statistics of the stories table, for the named orders' plans.
     pub fn analyze_stories(conn: &mut super::Conn) {
         diesel::sql_query("ANALYZE TABLE stories").execute(conn).unwrap();
+    }
+
+    /// Fresh statistics of the posts and their authors, for the joins' plans.
+    pub fn analyze_joins(conn: &mut super::Conn) {
+        diesel::sql_query("ANALYZE TABLE posts, authors").execute(conn).unwrap();
     }
 }

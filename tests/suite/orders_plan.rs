@@ -30,10 +30,10 @@ use crate::{connect, Conn};
 
 const ROWS: i64 = 20_000;
 
-type DB = <Conn as Connection>::Backend;
+pub(crate) type DB = <Conn as Connection>::Backend;
 
 /// The DDL this backend's test schema is written in.
-fn backend() -> Backend {
+pub(crate) fn backend() -> Backend {
     match crate::migrations_db::BACKEND {
         keyset_codegen::Backend::Sqlite => Backend::Sqlite,
         keyset_codegen::Backend::Postgres => Backend::Postgres,
@@ -42,15 +42,15 @@ fn backend() -> Backend {
 }
 
 /// Explains a statement on a connection: the backend's plan check.
-type Explain = Box<dyn Fn(&mut Conn) -> Result<Vec<String>, PlanError>>;
+pub(crate) type Explain = Box<dyn Fn(&mut Conn) -> Result<Vec<String>, PlanError>>;
 
 /// A statement built from a field-order model, as Diesel shows it, and its plan check.
-struct Candidate {
-    sql: String,
-    explain: Explain,
+pub(crate) struct Candidate {
+    pub(crate) sql: String,
+    pub(crate) explain: Explain,
 }
 
-fn candidate<Q>(query: Q) -> Candidate
+pub(crate) fn candidate<Q>(query: Q) -> Candidate
 where
     Q: QueryFragment<DB> + QueryId + 'static,
 {
@@ -61,7 +61,7 @@ where
 /// A statement without its bound values, and with its `LIMIT` as a placeholder: a page writes
 /// it literally on PostgreSQL (so that statements get generic plans), where the candidates,
 /// written with Diesel's `.limit()`, bind it.
-fn sql_only(statement: &str) -> String {
+pub(crate) fn sql_only(statement: &str) -> String {
     let sql = statement.split(" -- binds:").next().unwrap();
     match sql.rsplit_once(" LIMIT ") {
         Some((head, tail)) => {

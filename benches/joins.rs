@@ -1,0 +1,277 @@
+//! What an order led by a joined column costs: a page of `bench_join_posts ⋈ bench_authors`
+//! (100,000 posts by 1,000 authors) in the posts' own order, which their index serves, beside the
+//! same page in the authors' name order, which no index on the posts holds, so that each page
+//! reads and sorts the rows the join matches past the cursor. The first page and a page half-way
+//! in ([`deep_page`]), through the public API. SQLite always; PostgreSQL and MariaDB with the `postgres` /
+//! `mysql` features (their server must answer, or the bench fails).
+//!
+//! ```sh
+//! cargo bench -p keyset-benches --bench joins           # SQLite, results in target/keyset-bench/
+//! cargo bench -p keyset-benches --bench joins --features postgres,mysql
+//! ```
+//!
+//! Writes `joins.csv` (each page's criterion median and interleaved median) and
+//! `joins-ratios.csv` into `KEYSET_BENCH_OUT` (default `<target>/keyset-bench/`), and their
+//! Markdown (`joins.md`) into `<target>/keyset-bench/`. The ratios come from one interleaved run
+//! per backend (see `measure::interleaved_in_batches`), so both sides of each saw the same load.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, SamplingMode};
+use diesel::prelude::*;
+use keyset_benches::join_pages::{self, PAGE};
+use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::schema::{Author, JoinPost, JoinPostCursor, PostByAuthor, PostByAuthorCursor};
+use keyset_benches::seed;
+use keyset_runtime::plan::PlanError;
+use keyset_runtime::{Page, PageRequest};
+
+/// A backend: its connection and the pages on it (the same code for each, see
+/// `keyset_benches::join_pages`).
+struct Backend<C> {
+    name: &'static str,
+    conn: C,
+    own: fn(&mut C, &PageRequest) -> Page<(JoinPost, Author)>,
+    by_author: fn(&mut C, &PageRequest) -> Page<(PostByAuthor, Author)>,
+    own_requests: fn(&mut C, i64) -> ([PageRequest; 2], JoinPostCursor),
+    by_author_requests: fn(&mut C, i64) -> ([PageRequest; 2], PostByAuthorCursor),
+    /// The plans of the statements after the two cursors, in the own order then by author.
+    plans: fn(&mut C, &JoinPostCursor, &PostByAuthorCursor) -> [Plan; 2],
+}
+
+/// A plan, or why it is not an index seek.
+type Plan = Result<Vec<String>, PlanError>;
+
+/// The pages measured, in this order (no commas: they are CSV fields).
+const PAGES: [&str; 4] = [
+    "own order: first page",
+    "own order: deep page",
+    "authors.name order: first page",
+    "authors.name order: deep page",
+];
+
+#[derive(Default)]
+struct Results {
+    /// `backend,page,criterion_median_us,interleaved_median_us`
+    csv: String,
+    /// The same as a Markdown table.
+    table: String,
+    ratios: Ratios,
+}
+
+fn main() {
+    let mut criterion = Criterion::default().without_plots().configure_from_args();
+    let mut results = Results::default();
+
+    run(&mut criterion, sqlite(), &mut results);
+    #[cfg(feature = "postgres")]
+    run(&mut criterion, postgres(), &mut results);
+    #[cfg(feature = "mysql")]
+    run(&mut criterion, mysql(), &mut results);
+
+    criterion.final_summary();
+    if results.ratios.0.is_empty() {
+        return; // `--test`, or everything filtered out: nothing measured, nothing to write
+    }
+    let out = keyset_benches::out_dir();
+    let header = "backend,page,criterion_median_us,interleaved_median_us\n";
+    measure::write(&out, "joins.csv", &format!("{header}{}", results.csv));
+    measure::write(&out, "joins-ratios.csv", &results.ratios.csv());
+    let rows = seed::join_rows();
+    let markdown = format!(
+        "A page of posts ⋈ authors selecting `(post, author)`, in the posts' own order \
+         (`created_at DESC, id DESC`, served by its index) and in an order led by the joined \
+         column (`authors.name ASC, id DESC`, which no index on the posts holds), through the \
+         public API: {rows} posts by {} authors, pages of {PAGE} rows (each statement fetches \
+         {}), the deep page at depth {}; medians in µs.\n\n\
+         | backend | page | criterion | interleaved |\n|---|---|---:|---:|\n{}\n{}",
+        seed::AUTHORS,
+        join_pages::FETCH,
+        deep_page(),
+        results.table,
+        results.ratios.markdown("backend"),
+    );
+    measure::write(&keyset_benches::work_dir(), "joins.md", &markdown);
+    println!("\n{markdown}");
+}
+
+/// Where the deep page starts: two pages past half-way, inside a tie group of either order (of
+/// 100 rows: a timestamp's, an author's), as most page boundaries are, so that on SQLite the
+/// page after the cursor is one statement in both orders. (At a cursor that ends a tie group,
+/// SQLite runs both tie levels: in a trial run at depth 50,000 the own order's deep page took
+/// 1.74 times its first.)
+fn deep_page() -> i64 {
+    seed::join_rows() / 2 + 2 * i64::from(PAGE)
+}
+
+fn run<C>(criterion: &mut Criterion, backend: Backend<C>, results: &mut Results) {
+    let Backend { name, mut conn, own, by_author, own_requests, by_author_requests, plans } =
+        backend;
+    let conn = &mut conn;
+    let depth = deep_page();
+    let (own_pages, own_cursor) = own_requests(conn, depth);
+    let (by_pages, by_cursor) = by_author_requests(conn, depth);
+
+    // Every page is full and has a next page; the own order's deep page seeks, the authors'
+    // name order's sorts (as the test suite's `joins_plan.rs` pins).
+    for request in &own_pages {
+        let page = own(conn, request);
+        assert!(page.items.len() == PAGE as usize && page.next_cursor.is_some(), "{name}");
+    }
+    for request in &by_pages {
+        let page = by_author(conn, request);
+        assert!(page.items.len() == PAGE as usize && page.next_cursor.is_some(), "{name}");
+    }
+    let [own_plan, by_plan] = plans(conn, &own_cursor, &by_cursor);
+    match own_plan {
+        Ok(plan) => eprintln!("{name} own order, deep page: an index seek: {}", summary(&plan)),
+        Err(err) => panic!("{name} own order, deep page: {err}"),
+    }
+    match by_plan {
+        Err(PlanError::NotASeek { reason, plan }) if reason.contains("sorted after reading") => {
+            eprintln!("{name} authors.name order, deep page: {reason}: {}", summary(&plan))
+        }
+        other => panic!("{name} authors.name order, deep page: expected a sort: {other:?}"),
+    }
+    let run_page = |conn: &mut C, i: usize| match i {
+        0 | 1 => drop(std::hint::black_box(own(conn, &own_pages[i]))),
+        _ => drop(std::hint::black_box(by_author(conn, &by_pages[i - 2]))),
+    };
+
+    // Criterion, a few seconds per page: the joined-key pages take milliseconds each.
+    let mut group = Group::new(criterion.benchmark_group(format!("{name} join page")), 10);
+    group
+        .settings()
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let medians: Vec<Option<f64>> = (0..PAGES.len())
+        .map(|i| group.bench(BenchmarkId::from_parameter(PAGES[i]), || run_page(conn, i)))
+        .collect();
+    group.finish();
+
+    // The ratios, from one interleaved run, in batches of 5 ms: a fast page's batch then runs
+    // it warm, as criterion does, not straight after the caches a sort of 100,000 rows left.
+    let interleaved = if medians.iter().any(Option::is_none) {
+        [None; 4] // criterion did not measure (`--test`, or a filter): neither do we
+    } else {
+        eprintln!("{name}: interleaving {} pages for 8 s", PAGES.len());
+        let (total, batch) = (Duration::from_secs(8), Duration::from_millis(5));
+        let m = measure::interleaved_in_batches(&PAGES, total, batch, |i| run_page(conn, i));
+        [m[0], m[1], m[2], m[3]].map(Some)
+    };
+
+    let us = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.1}", ns / 1e3));
+    for (i, page) in PAGES.iter().enumerate() {
+        let (criterion, interleaved) = (us(medians[i]), us(interleaved[i]));
+        let _ = writeln!(results.csv, "{name},{page},{criterion},{interleaved}");
+        let _ = writeln!(results.table, "| {name} | {page} | {criterion} | {interleaved} |");
+    }
+    let [own_first, own_deep, by_first, by_deep] = interleaved;
+    let ratios = &mut results.ratios;
+    let at = format!("depth {depth}");
+    ratios.add(
+        name,
+        "authors.name order / own order: first page",
+        by_first,
+        own_first,
+        Target::None,
+    );
+    ratios.add(
+        name,
+        &format!("authors.name order / own order: {at}"),
+        by_deep,
+        own_deep,
+        Target::None,
+    );
+    ratios.add(
+        name,
+        &format!("own order: {at} / first page"),
+        own_deep,
+        own_first,
+        Target::AtMost(1.3),
+    );
+    ratios.add(
+        name,
+        &format!("authors.name order: {at} / first page"),
+        by_deep,
+        by_first,
+        Target::None,
+    );
+}
+
+/// The lines of a plan that say how the tables are read (MariaDB's JSON plans are long).
+fn summary(plan: &[String]) -> String {
+    const TELLING: &[&str] = &[
+        "SEARCH",
+        "SCAN",
+        "B-TREE",
+        "Scan",
+        "Sort",
+        "Join",
+        "Nested",
+        "\"access_type\"",
+        "\"key\"",
+        "filesort",
+        "temporary",
+    ];
+    let lines: Vec<&str> = plan
+        .iter()
+        .map(|line| line.trim())
+        .filter(|line| TELLING.iter().any(|word| line.contains(word)))
+        .collect();
+    lines.join(" / ")
+}
+
+fn sqlite() -> Backend<SqliteConnection> {
+    use join_pages::sqlite as pages;
+    use keyset_runtime::plan::sqlite_index_seek as seek;
+    Backend {
+        name: "SQLite",
+        conn: seed::joins_sqlite(),
+        own: pages::own,
+        by_author: pages::by_author,
+        own_requests: pages::own_requests,
+        by_author_requests: pages::by_author_requests,
+        plans: |conn, own, by| {
+            [seek(&pages::own_query(own), conn), seek(&pages::by_author_query(by), conn)]
+        },
+    }
+}
+
+#[cfg(feature = "postgres")]
+fn postgres() -> Backend<PgConnection> {
+    use join_pages::postgres as pages;
+    use keyset_runtime::plan::postgres_index_seek as seek;
+    let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
+    Backend {
+        name: "PostgreSQL",
+        conn: seed::joins_postgres(&url),
+        own: pages::own,
+        by_author: pages::by_author,
+        own_requests: pages::own_requests,
+        by_author_requests: pages::by_author_requests,
+        plans: |conn, own, by| {
+            [seek(&pages::own_query(own), conn), seek(&pages::by_author_query(by), conn)]
+        },
+    }
+}
+
+#[cfg(feature = "mysql")]
+fn mysql() -> Backend<MysqlConnection> {
+    use join_pages::mysql as pages;
+    use keyset_runtime::plan::mysql_index_seek as seek;
+    let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
+    Backend {
+        name: "MariaDB",
+        conn: seed::joins_mysql(&url),
+        own: pages::own,
+        by_author: pages::by_author,
+        own_requests: pages::own_requests,
+        by_author_requests: pages::by_author_requests,
+        plans: |conn, own, by| {
+            [seek(&pages::own_query(own), conn), seek(&pages::by_author_query(by), conn)]
+        },
+    }
+}

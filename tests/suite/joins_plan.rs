@@ -1,0 +1,447 @@
+//! What the statements of a join's pages cost on this backend, read from the engine's plans.
+//!
+//! - `posts ⋈ authors` (inner and left join) selecting `(Newest, Author)`: every statement a page
+//!   runs, at deep cursors forward and back, seeks `Newest`'s index on `posts` and looks each
+//!   post's author up by the primary key of `authors`, with no sort. The first and last pages
+//!   read the same index from an end (no seek: there is nothing to seek to), without a sort.
+//! - A boxed join over `RankDue` (two nullable keys, `rank ASC NULLS LAST, due DESC NULLS FIRST,
+//!   id ASC`): a boxed query cannot run twice, so a page past a cursor is the single predicate,
+//!   which spans both NULL regions. What that costs differs per engine and is pinned exactly in
+//!   [`boxed_join_over_nullable_keys_runs_the_single_predicate`].
+//! - `PostByAuthor`, led by the joined column `authors.name`: no index on `posts` holds the key
+//!   (the derive writes none), so each page reads every row the join matches past the cursor and
+//!   sorts them. Pinned as `NotASeek` with the sort as its reason, so that a change shows up here.
+//!
+//! The test schema has no index on `posts` (other plan tests need it without them): [`seeded`]
+//! creates the ones `Newest::INDEXES` and `RankDue::INDEXES` list, with the derive's DDL. Each
+//! statement a real `load_page` runs is recorded, matched SQL for SQL to one built from the
+//! model's `after`/`before`, tie levels and ORDER BY at the same cursor, which is then explained.
+
+use diesel::connection::{Instrumentation, InstrumentationEvent};
+use diesel::prelude::*;
+use keyset_runtime::migration::Backend;
+use keyset_runtime::plan::PlanError;
+use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
+use keyset_tests::models::{Author, Newest, PostByAuthor, RankDue};
+use keyset_tests::schema::{authors, posts};
+use keyset_tests::seed;
+use std::sync::{Arc, Mutex};
+
+use crate::migrations_db::analyze_joins;
+use crate::orders_plan::{backend, candidate, sql_only, Candidate};
+use crate::{connect, Conn};
+
+/// Posts: 666 timestamps of 30 or 31 rows each (page boundaries fall inside tie groups, so that
+/// on SQLite, one statement per tie level, pages run both of `Newest`'s levels).
+const ROWS: i64 = 20_000;
+
+/// Authors, 10 posts each: enough that the planners look them up by key rather than hash the
+/// table.
+const AUTHORS: i64 = 2_000;
+
+/// Rows per page.
+const PAGE: u32 = 20;
+
+/// `ROWS` posts by `AUTHORS` authors (names out of id order), with `seed::post`'s nullable
+/// `rank` and `due`, the indexes of `Newest` and `RankDue`, and fresh statistics.
+fn seeded() -> Conn {
+    let mut conn = connect();
+    let authors: Vec<_> = (1..=AUTHORS)
+        .map(|id| (authors::id.eq(id), authors::name.eq(format!("author {:04}", id * 7 % AUTHORS))))
+        .collect();
+    for chunk in authors.chunks(500) {
+        diesel::insert_into(authors::table).values(chunk).execute(&mut conn).unwrap();
+    }
+    let posts: Vec<seed::NewPost> = (1..=ROWS)
+        .map(|id| seed::NewPost {
+            author_id: 1 + id * 13 % AUTHORS,
+            created_at: seed::timestamp(id * 7 % (ROWS / 30)),
+            ..seed::post(id)
+        })
+        .collect();
+    for chunk in posts.chunks(500) {
+        diesel::insert_into(posts::table).values(chunk).execute(&mut conn).unwrap();
+    }
+    for index in Newest::INDEXES.iter().chain(RankDue::INDEXES) {
+        diesel::sql_query(index.create(backend())).execute(&mut conn).unwrap();
+    }
+    analyze_joins(&mut conn);
+    conn
+}
+
+/// How a plan reads one table: through which index (`PRIMARY KEY` for the table's primary key,
+/// empty for none), and whether it seeks in it (a `SEARCH`, an `Index Cond`, a `range`/`eq_ref`
+/// access) or reads it in order from an end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Read {
+    table: String,
+    index: String,
+    seeks: bool,
+}
+
+fn read(table: &str, index: &str, seeks: bool) -> Read {
+    let index = match index {
+        "sqlite_autoindex_authors_1" | "authors_pkey" | "PRIMARY" => "PRIMARY KEY",
+        "sqlite_autoindex_posts_1" | "posts_pkey" => "PRIMARY KEY",
+        index => index,
+    };
+    Read { table: table.to_owned(), index: index.to_owned(), seeks }
+}
+
+/// The tables a plan reads, in join order (the driving table first).
+fn reads(plan: &[String]) -> Vec<Read> {
+    match backend() {
+        Backend::Sqlite => plan.iter().filter_map(|step| sqlite_read(step)).collect(),
+        Backend::Postgres => postgres_reads(plan),
+        _ => {
+            let json: serde_json::Value = serde_json::from_str(&plan.join("\n")).unwrap();
+            let mut found = Vec::new();
+            mysql_reads(&json, &mut found);
+            found
+        }
+    }
+}
+
+/// `SEARCH posts USING INDEX i (created_at=? AND id<?)`, `SCAN posts USING COVERING INDEX i`,
+/// `SCAN posts`.
+fn sqlite_read(step: &str) -> Option<Read> {
+    let (seeks, rest) = match step.split_once(' ')? {
+        ("SEARCH", rest) => (true, rest),
+        ("SCAN", rest) => (false, rest),
+        _ => return None,
+    };
+    let (table, how) = rest.split_once(' ').unwrap_or((rest, ""));
+    let index = how.split_once("INDEX ").map_or("", |(_, index)| index.split(' ').next().unwrap());
+    let index = if how.contains("PRIMARY KEY") { "PRIMARY" } else { index };
+    Some(read(table, index, seeks))
+}
+
+/// `Index Scan using i on posts` (or `Backward`, `Index Only Scan`, `Seq Scan on posts`),
+/// seeking when an `Index Cond` follows before the next node. (`postgres_index_seek` takes any
+/// `Index Cond` for the seek, the authors' lookup's too: which table seeks is read here.)
+fn postgres_reads(plan: &[String]) -> Vec<Read> {
+    let mut found: Vec<Read> = Vec::new();
+    for line in plan {
+        let line = line.trim_start().trim_start_matches("->").trim_start();
+        // `Index Scan using i on t`, `Index Scan Backward using i on t`, `Index Only Scan ..`.
+        if let Some((_, rest)) = line.split_once(" using ").filter(|_| line.contains("Scan")) {
+            let (index, rest) = rest.split_once(" on ").unwrap();
+            found.push(read(rest.split(' ').next().unwrap(), index, false));
+        } else if let Some(rest) = line.strip_prefix("Seq Scan on ") {
+            found.push(read(rest.split(' ').next().unwrap(), "", false));
+        } else if line.starts_with("Index Cond:") {
+            found.last_mut().unwrap().seeks = true;
+        }
+    }
+    found
+}
+
+/// Every `"table"` object of MariaDB's JSON plan, in the order the plan nests them.
+fn mysql_reads(node: &serde_json::Value, found: &mut Vec<Read>) {
+    match node {
+        serde_json::Value::Object(fields) => {
+            if let (Some(table), Some(access)) =
+                (fields.get("table_name"), fields.get("access_type"))
+            {
+                let access = access.as_str().unwrap();
+                let index = fields.get("key").and_then(|key| key.as_str()).unwrap_or("");
+                let seeks = ["range", "eq_ref", "ref", "const"].contains(&access);
+                found.push(read(table.as_str().unwrap(), index, seeks));
+            }
+            fields.values().for_each(|value| mysql_reads(value, found));
+        }
+        serde_json::Value::Array(values) => {
+            values.iter().for_each(|value| mysql_reads(value, found))
+        }
+        _ => {}
+    }
+}
+
+/// Where a page starts, and the cursor its statements seek from (at an end, the first row's,
+/// which they do not use).
+struct At<C> {
+    request: PageRequest,
+    cursor: C,
+}
+
+/// The first and last pages, then the pages after and before the cursors at the end of the
+/// numbered pages `numbers`: their `next_cursor` and `prev_cursor`, as a client holds them, and
+/// the cursors of the rows they point at.
+fn positions<Q, C>(
+    conn: &mut Conn,
+    query: impl Fn() -> Q,
+    numbers: [u32; 2],
+    cursor_of: impl Fn(&Q::Item) -> C,
+) -> Vec<At<C>>
+where
+    Q: PageQuery<'static, Conn>,
+{
+    let page = |conn: &mut Conn, request: &PageRequest| -> Page<Q::Item> {
+        query().paginate(request).unwrap().load_page(conn).unwrap()
+    };
+    let first = page(conn, &PageRequest::first(PAGE));
+    let mut all = vec![
+        At { request: PageRequest::first(PAGE), cursor: cursor_of(&first.items[0]) },
+        At { request: PageRequest::last(PAGE), cursor: cursor_of(&first.items[0]) },
+    ];
+    for number in numbers {
+        let numbered = page(conn, &PageRequest::page_number(number, PAGE));
+        let (first, last) = (&numbered.items[0], numbered.items.last().unwrap());
+        all.push(At {
+            request: PageRequest::after(numbered.next_cursor.unwrap(), PAGE),
+            cursor: cursor_of(last),
+        });
+        all.push(At {
+            request: PageRequest::before(numbered.prev_cursor.unwrap(), PAGE),
+            cursor: cursor_of(first),
+        });
+    }
+    all
+}
+
+/// The statements a full page of `query` at `request` runs, as Diesel's instrumentation shows
+/// them.
+fn ran<Q: PageQuery<'static, Conn>>(
+    conn: &mut Conn,
+    query: Q,
+    request: &PageRequest,
+) -> Vec<String> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&log);
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            sink.lock().unwrap().push(query.to_string());
+        }
+    });
+    let page = query.paginate(request).unwrap().load_page(conn).unwrap();
+    conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+    assert_eq!(page.items.len(), PAGE as usize, "{request:?}");
+    let statements = log.lock().unwrap().clone();
+    statements
+}
+
+/// Every statement a page of `$model`'s order over `$query` can run at `$cursor`: the first and
+/// last pages, the whole seek forward and back, and (`levels`) each tie level both ways.
+macro_rules! candidates {
+    ($query:expr, $model:ty, $cursor:expr) => {{
+        let (query, cursor) = (&$query, &$cursor);
+        vec![
+            candidate(query().order(<$model>::order_by()).limit(21)),
+            candidate(query().order(<$model>::reverse_order_by()).limit(21)),
+            candidate(
+                query().filter(<$model>::after(cursor)).order(<$model>::order_by()).limit(21),
+            ),
+            candidate(
+                query()
+                    .filter(<$model>::before(cursor))
+                    .order(<$model>::reverse_order_by())
+                    .limit(21),
+            ),
+        ]
+    }};
+    ($query:expr, $model:ty, $cursor:expr, levels) => {{
+        let mut all = candidates!($query, $model, $cursor);
+        let (query, cursor) = (&$query, &$cursor);
+        for level in 1..=<$model as Keyset>::key_lengths(cursor).len() {
+            let after = <$model>::after(cursor).level(level);
+            all.push(candidate(query().filter(after).order(<$model>::order_by()).limit(21)));
+            let before = <$model>::before(cursor).level(level);
+            all.push(candidate(
+                query().filter(before).order(<$model>::reverse_order_by()).limit(21),
+            ));
+        }
+        all
+    }};
+}
+
+/// The plan of the statement built from the model that is `statement`, which a page ran.
+fn plan_of(
+    conn: &mut Conn,
+    candidates: &[Candidate],
+    statement: &str,
+) -> Result<Vec<String>, PlanError> {
+    let Some(built) = candidates.iter().find(|c| c.sql == sql_only(statement)) else {
+        panic!("no statement built from the model is this one: {statement}");
+    };
+    (built.explain)(conn)
+}
+
+/// What a statement of a `posts ⋈ authors` page costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cost {
+    /// `posts` sought in the model's index, no sort.
+    Seek,
+    /// `posts` read in the model's index from an end, filtered, no sort: O(rows before the first
+    /// match), one page's worth from the first or last page, more past a cursor.
+    FromAnEnd,
+    /// The rows the join matches are sorted after reading (the exact reason: [`sorted_reason`]).
+    Sorted,
+}
+
+/// `*_index_seek`'s reason for a plan that sorts, on this backend.
+fn sorted_reason() -> &'static str {
+    match backend() {
+        Backend::Sqlite => {
+            "the rows are sorted after reading (USE TEMP B-TREE): no index matches the ORDER BY"
+        }
+        Backend::Postgres => {
+            "the rows are sorted after reading (a Sort node): no index matches the ORDER BY"
+        }
+        _ => "the rows are sorted after reading (filesort): no index matches the ORDER BY",
+    }
+}
+
+/// The cost of a plan of a `posts ⋈ authors` statement in an order served by `index` on `posts`.
+/// Unless it sorts, `posts` must drive the join through `index` and each author be looked up by
+/// the primary key of `authors`, a seek.
+fn cost(plan: Result<Vec<String>, PlanError>, index: &str, what: &str) -> Cost {
+    let plan = match plan {
+        Err(PlanError::NotASeek { reason, .. }) if reason.contains("sorted after reading") => {
+            assert_eq!(reason, sorted_reason(), "{what}");
+            return Cost::Sorted;
+        }
+        Ok(plan) => plan,
+        // An index read from an end: `SCAN` on SQLite, `index` access (not `range`) on MariaDB.
+        Err(PlanError::NotASeek { plan, .. }) => plan,
+        Err(err) => panic!("{what}: {err}"),
+    };
+    let reads = reads(&plan);
+    let [posts, authors] = &reads[..] else { panic!("{what}: two tables: {plan:#?}") };
+    assert_eq!((&posts.table[..], &posts.index[..]), ("posts", index), "{what}: {plan:#?}");
+    assert_eq!(authors, &read("authors", "PRIMARY", true), "{what}: {plan:#?}");
+    if posts.seeks {
+        Cost::Seek
+    } else {
+        Cost::FromAnEnd
+    }
+}
+
+#[test]
+fn the_joins_orders_have_their_indexes_and_a_joined_key_has_none() {
+    assert_eq!(Newest::INDEXES.len(), 1, "{:#?}", Newest::INDEXES);
+    assert_eq!(RankDue::INDEXES.len(), 1, "{:#?}", RankDue::INDEXES);
+    // No index on `posts` holds `authors.name`: the derive writes none for such an order.
+    assert_eq!(PostByAuthor::INDEXES, &[], "{:#?}", PostByAuthor::INDEXES);
+}
+
+/// `(Newest, Author)` and `(Newest, Option<Author>)`: at deep cursors every statement seeks
+/// `posts` (on SQLite both tie levels, `created_at = ? AND id < ?` then `created_at < ?`; on
+/// PostgreSQL the row value; on MariaDB the OR expansion as a `range`), and each author is an
+/// `eq_ref`-style primary-key lookup; the first and last pages read the index from an end.
+#[test]
+fn inner_and_left_joins_seek_posts_and_look_authors_up_by_primary_key() {
+    let mut conn = seeded();
+    let inner = || {
+        posts::table.inner_join(authors::table).select((Newest::as_select(), Author::as_select()))
+    };
+    let left = || {
+        posts::table
+            .left_join(authors::table)
+            .select((Newest::as_select(), Option::<Author>::as_select()))
+    };
+    let numbers = [ROWS as u32 / PAGE / 2, ROWS as u32 / PAGE * 9 / 10];
+    let index = Newest::INDEXES[0].name;
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut check = |conn: &mut Conn, join: &str, ends: bool, ran: Vec<String>, built: &[_]| {
+        for statement in ran {
+            distinct.insert(sql_only(&statement));
+            let what = format!("{join}: {statement}");
+            let expected = if ends { Cost::FromAnEnd } else { Cost::Seek };
+            assert_eq!(cost(plan_of(conn, built, &statement), index, &what), expected, "{what}");
+        }
+    };
+    for (i, at) in
+        positions(&mut conn, inner, numbers, |(post, _)| post.cursor()).iter().enumerate()
+    {
+        let built = candidates!(inner, Newest, at.cursor, levels);
+        let ran = ran(&mut conn, inner(), &at.request);
+        check(&mut conn, "inner join", i < 2, ran, &built);
+    }
+    for (i, at) in positions(&mut conn, left, numbers, |(post, _)| post.cursor()).iter().enumerate()
+    {
+        let built = candidates!(left, Newest, at.cursor, levels);
+        let ran = ran(&mut conn, left(), &at.request);
+        check(&mut conn, "left join", i < 2, ran, &built);
+    }
+    // Per join: the first and last pages, and past a cursor each way the whole seek, or on
+    // SQLite both tie levels (some page here left its cursor's tie group each way).
+    let per_join = if backend() == Backend::Sqlite { 6 } else { 4 };
+    assert_eq!(distinct.len(), 2 * per_join, "{distinct:#?}");
+}
+
+/// A boxed `posts ⋈ authors` with run-time filters on both tables, over `RankDue` (`rank ASC
+/// NULLS LAST, due DESC NULLS FIRST, id ASC`, NULL ranks the last tenth): every page is one
+/// statement, and past a cursor the single predicate, which also spans the NULL region (`.. OR
+/// rank IS NULL`). Measured, for the first and last pages, then after and before a cursor among
+/// the values (half-way), then among the NULL ranks (at 92%: nearer the end PostgreSQL rightly
+/// bitmap-scans the few rows left after the cursor and sorts them):
+///
+/// - SQLite and MariaDB: the index cannot serve the ORDER BY's placements, which are neither
+///   engine's own (both put NULLs first ascending and last descending; their indexes take no
+///   NULLS clause), so every statement sorts, except on SQLite the page after a cursor among
+///   the NULLs, whose predicate (`rank IS NULL AND (due < ? OR ..)`) is a seek on `rank=?`.
+///   MariaDB reads a `range` past a cursor, then sorts it.
+/// - PostgreSQL: the index has the placements, so nothing sorts; the first and last pages and
+///   the page after a cursor among the values read the index from an end (the `OR rank IS NULL`
+///   of the crossing leaves no `Index Cond`: the rows before the cursor are read and filtered
+///   out), the page before it seeks `rank <= ?`, the page after a NULL cursor seeks `rank IS
+///   NULL`, and the page before one reads from the end (the rows after it, filtered out).
+///
+/// (An unboxed query is fetched with one seek per NULL region at the boundary instead,
+/// `SeekDialect::SPLIT_NULL_REGIONS`; its plans are not explained here.)
+#[test]
+fn boxed_join_over_nullable_keys_runs_the_single_predicate() {
+    use Cost::{FromAnEnd, Seek, Sorted};
+
+    let mut conn = seeded();
+    let boxed = || {
+        posts::table
+            .inner_join(authors::table)
+            .select((RankDue::as_select(), Author::as_select()))
+            .into_boxed()
+            .filter(posts::score.ge(1))
+            .filter(authors::name.ne("author 0007"))
+    };
+    let rows: Vec<(RankDue, Author)> = boxed().load(&mut conn).unwrap();
+    let pages = rows.len() as u32 / PAGE;
+    let positions =
+        positions(&mut conn, boxed, [pages / 2, pages * 23 / 25], |(row, _)| row.cursor());
+    assert!(positions[2].cursor.rank.is_some() && positions[3].cursor.rank.is_some());
+    assert!(positions[4].cursor.rank.is_none() && positions[5].cursor.rank.is_none());
+    let mut costs = Vec::new();
+    for at in &positions {
+        let built = candidates!(boxed, RankDue, at.cursor);
+        let ran = ran(&mut conn, boxed(), &at.request);
+        let [statement] = &ran[..] else { panic!("one statement: {ran:#?}") };
+        let what = format!("{:?}: {statement}", at.request);
+        costs.push(cost(plan_of(&mut conn, &built, statement), RankDue::INDEXES[0].name, &what));
+    }
+    let expected = match backend() {
+        Backend::Sqlite => [Sorted, Sorted, Sorted, Sorted, Seek, Sorted],
+        Backend::Postgres => [FromAnEnd, FromAnEnd, FromAnEnd, Seek, Seek, FromAnEnd],
+        _ => [Sorted; 6],
+    };
+    assert_eq!(costs, expected);
+}
+
+/// `PostByAuthor` (`authors.name ASC, id DESC`): no index on `posts` holds its leading key, so
+/// every statement of every page, from the ends and past cursors both ways (on SQLite each tie
+/// level too, `name = ? AND id < ?` sought on the primary key of `posts`), sorts the rows the
+/// join matches: what a joined key costs (the crate docs' "# Joins"). Should an engine learn to
+/// serve it, this fails.
+#[test]
+fn an_order_led_by_a_joined_column_sorts_every_page() {
+    let mut conn = seeded();
+    let query = || posts::table.inner_join(authors::table).select(PostByAuthor::as_select());
+    let numbers = [ROWS as u32 / PAGE / 2, ROWS as u32 / PAGE * 9 / 10];
+    let mut statements = 0;
+    for at in positions(&mut conn, query, numbers, |post| post.cursor()) {
+        let built = candidates!(query, PostByAuthor, at.cursor, levels);
+        for statement in ran(&mut conn, query(), &at.request) {
+            let what = format!("{:?}: {statement}", at.request);
+            assert_eq!(cost(plan_of(&mut conn, &built, &statement), "", &what), Cost::Sorted);
+            statements += 1;
+        }
+    }
+    assert!(statements >= 6, "{statements}");
+}
