@@ -72,6 +72,10 @@ pub struct Written {
     pub unindexed: BTreeMap<String, String>,
 }
 
+/// What the models need: their indexes by name, and the orders no index serves, in words, with
+/// why.
+type Wants = (BTreeMap<String, Wanted>, BTreeMap<String, String>);
+
 /// An index a model needs: its table and its `CREATE` statement.
 struct Wanted {
     table: String,
@@ -134,9 +138,7 @@ impl Migrations {
 
     /// The indexes the models need, by name, and the orders no index serves, in words, with
     /// why (see [`Changes::unindexed`]).
-    fn wants(
-        &self,
-    ) -> Result<(BTreeMap<String, Wanted>, BTreeMap<String, String>), MigrationError> {
+    fn wants(&self) -> Result<Wants, MigrationError> {
         let mut wanted = BTreeMap::new();
         let mut unindexed = BTreeMap::new();
         for file in sources::rust_files(&self.sources)? {
