@@ -445,3 +445,25 @@ fn an_order_led_by_a_joined_column_sorts_every_page() {
     }
     assert!(statements >= 6, "{statements}");
 }
+
+/// The plan checks judge the table a page walks, not a joined table's lookups: `posts` read in
+/// primary-key order from its start and filtered, with each post's author sought by key, is no
+/// seek, though the lookups are.
+#[test]
+fn a_plan_check_judges_the_table_a_join_walks() {
+    let mut conn = seeded();
+    let query = posts::table
+        .inner_join(authors::table)
+        .filter(posts::score.ge(0))
+        .order(posts::id.asc())
+        .select((posts::id, authors::name))
+        .limit(21);
+    let Err(PlanError::NotASeek { reason, plan }) =
+        crate::migrations_db::index_seek(&query, &mut conn)
+    else {
+        panic!("posts is read from its start: not a seek");
+    };
+    let text = plan.join("\n");
+    assert!(!reason.contains("sorted") && !reason.contains("Seq Scan"), "{reason}: {text}");
+    assert!(text.contains("authors"), "the authors are looked up: {text}");
+}
