@@ -70,7 +70,8 @@ impl<Q: Paginate> Paginated<Q> {
 #[diagnostic::on_unimplemented(
     message = "the query `{Self}` cannot be paged on `{Conn}`",
     note = "`paginate` takes a query that selects `Model::as_select()`, or a tuple led by it (plain, filtered, joined or boxed), and that Diesel can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added",
-    note = "a query type of your own must also implement `keyset_runtime::Repeat`, as Diesel's select statements and boxed queries do"
+    note = "a query type of your own must also implement `keyset_runtime::Repeat`, as Diesel's select statements and boxed queries do",
+    note = "a query with a `.limit(..)` or `.offset(..)` of its own cannot be paged: remove them, the page sets its own (`PageRequest`'s limit)"
 )]
 pub trait PageQuery<'query, Conn>: Paginate {
     /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans

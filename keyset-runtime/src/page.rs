@@ -109,6 +109,11 @@ pub trait Paginate: Sized {
     /// the request's token is malformed, foreign to this model's sort order, or used in the wrong
     /// direction, or when its limit (or [page number](PageRequest::page_number)) is zero.
     ///
+    /// The page sets the query's LIMIT (and a page number's OFFSET): a query with a `.limit()` or
+    /// `.offset()` of its own does not compile with `load_page`; a boxed one, whose clauses
+    /// Diesel's types do not show, fails its page at the database (a server error, not the
+    /// client's).
+    ///
     /// ```
     /// # use diesel::prelude::*;
     /// # use keyset_runtime::{Keyset, PageRequest, Paginate};

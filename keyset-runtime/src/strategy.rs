@@ -103,9 +103,11 @@ pub trait Repeat: Sized {
 }
 
 // Diesel names these types only through this doc-hidden module (the one `table!` expands to),
-// unless a feature that opts into breaking changes is on.
-impl<F, S, D, W, O, LOf, G, H, LC> Repeat
-    for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, LOf, G, H, LC>
+// unless a feature that opts into breaking changes is on. A select statement pages only without
+// a LIMIT or OFFSET of its own: the page gives every statement its own, so one the query held
+// would be a second (a compile error, where Diesel's `.limit()` used to drop it silently).
+impl<F, S, D, W, O, G, H, LC> Repeat
+    for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, NoLimitOffset, G, H, LC>
 where
     Self: Clone,
 {
@@ -113,6 +115,37 @@ where
     fn again(&self) -> Option<Self> {
         Some(self.clone())
     }
+}
+
+/// The parts of a select statement's type, to name what Diesel does not export. (Public in this
+/// private module because `Repeat`'s impl names it.)
+#[doc(hidden)]
+pub trait Parts {
+    /// The LIMIT and OFFSET clause.
+    type LimitOffset;
+}
+
+impl<F, S, D, W, O, LOf, G, H, LC> Parts
+    for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, LOf, G, H, LC>
+{
+    type LimitOffset = LOf;
+}
+
+/// The LIMIT and OFFSET clause of a statement without either: the default of Diesel's
+/// `SelectStatement`, read off the statement of a table declared for no other use.
+type NoLimitOffset = <diesel::internal::table_macro::SelectStatement<
+    diesel::internal::table_macro::FromClause<unused::table>,
+> as Parts>::LimitOffset;
+
+#[doc(hidden)]
+pub mod unused {
+    diesel::table! {
+        /// Never queried: its select statement's type names Diesel's defaults.
+        keyset_unused (id) {
+            id -> Integer,
+        }
+    }
+    pub use keyset_unused::table;
 }
 
 impl<'a, ST, QS, DB, GB> Repeat

@@ -147,3 +147,15 @@ fn max_limit_clamps_large_requests() {
     assert_eq!(page.items.len(), 25);
     assert!(page.has_next());
 }
+
+/// A boxed query's own LIMIT is not in its type, so the page cannot refuse it at compile time (as
+/// it does a plain query's): the page with a second LIMIT fails at the database, the server's
+/// error, never a page of the query's own size passed off as this one.
+#[test]
+fn a_boxed_query_with_its_own_limit_fails_as_the_servers_error() {
+    let mut conn = seeded();
+    let query = posts::table.select(Newest::as_select()).limit(5).into_boxed();
+    let error = query.paginate(&PageRequest::first(20)).unwrap().load_page(&mut conn).unwrap_err();
+    assert!(matches!(error, keyset_runtime::Error::Database(_)), "{error:?}");
+    assert!(!error.is_client_error());
+}
