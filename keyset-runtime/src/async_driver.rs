@@ -147,7 +147,8 @@ impl<Q: Paginate> Paginated<Q> {
 #[diagnostic::on_unimplemented(
     message = "the query `{Self}` cannot be paged on `{Conn}`",
     note = "`load_page_async` takes a query that selects `Model::as_select()` (plain, filtered, joined or boxed), is `Send`, and that diesel-async can load on `{Conn}` with a filter, an ORDER BY and a LIMIT added",
-    note = "`{Conn}` must be a diesel-async connection: `AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<SqliteConnection>`, or a pooled one as `&mut *pooled`"
+    note = "`{Conn}` must be a diesel-async connection: `AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<SqliteConnection>`, or a pooled one as `&mut *pooled`",
+    note = "a query with a `.limit(..)` or `.offset(..)` of its own cannot be paged: remove them, the page sets its own (`PageRequest`'s limit)"
 )]
 pub trait AsyncPageQuery<'query, Conn>: Paginate {
     /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans
