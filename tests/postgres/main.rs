@@ -93,6 +93,7 @@ mod walk;
 mod concurrently;
 mod generic_plans;
 mod plan;
+mod range_partitions;
 mod shared;
 mod sql;
 mod zoned_and_wide_keys;

@@ -1,5 +1,6 @@
-//! PostgreSQL gets a row value for uniform directions (an exact `Index Cond` on every column) and
-//! the OR expansion with a leading bound for mixed directions.
+//! PostgreSQL gets a row value for uniform directions (an exact `Index Cond` on every column),
+//! beside the leading bound that partition pruning reads, and the OR expansion with a leading
+//! bound for mixed directions.
 
 use diesel::pg::Pg;
 use diesel::prelude::*;
@@ -20,7 +21,7 @@ fn uniform_directions_use_a_row_value() {
         posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
     assert_eq!(
         statement(&after),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") < ($1, $2)) \
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= $1 AND (\"posts\".\"created_at\", \"posts\".\"id\") < ($2, $3)) \
          ORDER BY \"posts\".\"created_at\" DESC, \"posts\".\"id\" DESC"
     );
     let before = posts::table
@@ -29,7 +30,7 @@ fn uniform_directions_use_a_row_value() {
         .order(Newest::reverse_order_by());
     assert_eq!(
         statement(&before),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE ((\"posts\".\"created_at\", \"posts\".\"id\") > ($1, $2)) \
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" >= $1 AND (\"posts\".\"created_at\", \"posts\".\"id\") > ($2, $3)) \
          ORDER BY \"posts\".\"created_at\" ASC, \"posts\".\"id\" ASC"
     );
 }

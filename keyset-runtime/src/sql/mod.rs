@@ -16,7 +16,9 @@
 //! row before the cursor, which is slower than OFFSET; MySQL and MariaDB build the exact ranges
 //! from the bare OR, so they get it without the bound. Where every key has the same direction,
 //! PostgreSQL seeks a row value `(created_at, id) < (?, ?)` on every column of the index, and
-//! gets it; MySQL and MariaDB cannot range-scan a row value. SQLite seeks only the leading column
+//! gets it (with the leading bound beside it, `created_at <= ? AND (created_at, id) < (?, ?)`,
+//! on which it prunes the partitions of a table partitioned by the leading key, as it does not on
+//! the row value alone); MySQL and MariaDB cannot range-scan a row value. SQLite seeks only the leading column
 //! of the OR expansion (and of a row value too, when the tiebreaker is the rowid), then steps
 //! through the cursor's tie group, so a page there is fetched one tie level at a time
 //! ([`Seek::level`]: `created_at = ? AND id < ?`, then `created_at < ?` if the page is not full),
@@ -181,6 +183,14 @@ where
         if self.region == Region::Next {
             self.keys.walk_next_region(out.reborrow(), W::BACKWARD)?;
         } else if keys > 1 && uniform && DB::ROW_VALUES {
+            // The leading bound beside the row value: PostgreSQL prunes partitions on
+            // `created_at <= ?` (at plan time, or at executor start under a generic plan), not
+            // on a row comparison, which visits every partition on the cursor's far side.
+            if DB::LEADING_BOUND
+                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
+            {
+                out.push_sql(" AND ");
+            }
             out.push_sql("(");
             self.keys.walk_columns(out.reborrow())?;
             let desc = <M::Keys as KeyShape>::ALL_DESC && !<M::Keys as KeyShape>::ALL_ASC;
