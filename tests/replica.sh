@@ -7,11 +7,11 @@
 # happened. The walks run twice: with the standby replaying as fast as it can, then applying every
 # commit 50 ms late. A cluster that cannot start, or a standby that does not stream, fails the script.
 #
-#   bash tests/replica.sh            # PG_BIN overrides /usr/lib/postgresql/15/bin
+#   bash tests/replica.sh            # PG_BIN overrides the newest /usr/lib/postgresql/*/bin
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)}
 [ -x "$PG_BIN/initdb" ] || { echo "replica.sh: no initdb in $PG_BIN (set PG_BIN)" >&2; exit 1; }
 
 # initdb refuses root: the clusters belong to the postgres OS user when the script runs as root.
