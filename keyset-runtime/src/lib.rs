@@ -482,44 +482,5 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::checks::{
-        assert_column_name_is_column, assert_field_is_column, assert_sort_key_type,
-        assert_tiebreaker_is_primary_key, assert_tiebreaker_type, ColumnNameIsColumn,
-        FieldIsColumn, IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
-    };
-    pub use crate::migration::IndexDdl;
-    pub use crate::model::Keyset;
-    pub use crate::order::{
-        deserialize_order, parse_order, Nil, Orders, ParseOrderError, SortDirection, SortOrder,
-    };
-    pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
-    pub use crate::token::raw::{fingerprint, MAX_TOKEN_LEN};
-    pub use crate::token::{CursorValue, Reader, Writer};
-    pub use crate::CursorError;
-    pub use diesel;
-    pub use serde;
-
-    /// The SQL internals the test suite and the benches reach past the public API: a seek's
-    /// regions and tie levels, and the types of the ORDER BY and the seek predicate.
-    pub mod sql {
-        pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel};
-    }
-
-    /// The token format, for tests that write tokens by hand (forged, foreign, of an older
-    /// version) and check how they are refused.
-    pub mod token {
-        pub use crate::token::raw::{
-            decode, encode, fingerprint, END, MAX_TOKEN_LEN, SIGNED, VERSION,
-        };
-        #[cfg(feature = "signed")]
-        pub use crate::token::signed::SIGNATURE_LEN;
-    }
-
-    /// The bytes `write` writes into a token: one key's, for [`Keyset::key_lengths`].
-    pub fn encoded_len(write: impl FnOnce(&mut Writer)) -> usize {
-        let mut out = Writer::default();
-        write(&mut out);
-        out.into_bytes().len()
-    }
-}
+#[path = "private.rs"]
+pub mod __private;
