@@ -13,7 +13,8 @@ use diesel::query_dsl::methods::{FilterDsl, OrderDsl, SelectDsl};
 use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
-use crate::machine::{Loaded, PageMachine, Statement};
+use crate::fetched::{Fetched, Loaded};
+use crate::machine::{PageMachine, Statement};
 use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
@@ -23,7 +24,6 @@ use crate::sql::{
     Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
 };
 use crate::strategy::{next_copy, LevelOf, Repeat};
-use crate::token::Codec;
 use crate::{Error, Keyset, Page};
 
 /// The future of one page: boxed once per page, `Send`, so that a handler awaiting it can run on
@@ -83,9 +83,10 @@ impl<Q: Paginate> Paginated<Q> {
                 return refused;
             }
         };
-        let loaded = self.query.load_page_at_async(self.position, limit, self.codec, false, conn);
+        let (fetched, codec) =
+            (self.query.fetch_page_at_async(self.position, limit, conn), self.codec);
         let page: PageFuture<'conn, Page<Q::Item>> =
-            Box::pin(async move { Ok(loaded.await?.page) });
+            Box::pin(async move { Ok(fetched.await?.finish(&codec, false)?.page) });
         page
     }
 
@@ -101,7 +102,9 @@ impl<Q: Paginate> Paginated<Q> {
     {
         match crate::request::served_limit(self.limit, self.max_limit) {
             Ok(limit) => {
-                self.query.load_page_at_async(self.position, limit, self.codec, true, conn)
+                let fetched = self.query.fetch_page_at_async(self.position, limit, conn);
+                let codec = self.codec;
+                Box::pin(async move { fetched.await?.finish(&codec, true) })
             }
             Err(error) => Box::pin(std::future::ready(Err(error.into()))),
         }
@@ -151,17 +154,15 @@ impl<Q: Paginate> Paginated<Q> {
     note = "a query with a `.limit(..)` or `.offset(..)` of its own cannot be paged: remove them, the page sets its own (`PageRequest`'s limit)"
 )]
 pub trait AsyncPageQuery<'query, Conn>: Paginate {
-    /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans
-    /// and hands it the rows.
+    /// Fetches the rows of the page of `limit` rows at `position`: runs each statement the page
+    /// machine plans and hands it the rows.
     #[doc(hidden)]
-    fn load_page_at_async<'conn>(
+    fn fetch_page_at_async<'conn>(
         self,
         position: Position<<Self::Model as Keyset>::Cursor>,
         limit: u32,
-        codec: Codec,
-        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Self::Item>>
+    ) -> PageFuture<'conn, Fetched<Self::Model, Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -172,19 +173,17 @@ where
     M: Keyset,
     Q: Paginate<Model = M> + RunStatementAsync<'query, M, Conn>,
 {
-    fn load_page_at_async<'conn>(
+    fn fetch_page_at_async<'conn>(
         self,
         position: Position<M::Cursor>,
         limit: u32,
-        codec: Codec,
-        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Q::Item>>
+    ) -> PageFuture<'conn, Fetched<M, Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
     {
-        self.load_at_async(position, limit, codec, edges, conn)
+        self.load_at_async(position, limit, conn)
     }
 }
 
@@ -193,16 +192,15 @@ where
 /// each named one.
 #[doc(hidden)]
 pub trait RunStatementAsync<'query, M: SortOrder, Conn>: Paginate {
-    /// The page of `limit` rows at `position` in order `M`: runs each statement the page machine
-    /// plans, on a copy of the query while another may follow, and hands it the rows.
+    /// The rows of the page of `limit` rows at `position` in order `M`: runs each statement the
+    /// page machine plans, on a copy of the query while another may follow, and hands it the
+    /// rows.
     fn load_at_async<'conn>(
         self,
         position: Position<M::Cursor>,
         limit: u32,
-        codec: Codec,
-        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Self::Item>>
+    ) -> PageFuture<'conn, Fetched<M, Self::Item>>
     where
         Self: 'conn,
         'query: 'conn;
@@ -234,10 +232,8 @@ where
         self,
         position: Position<M::Cursor>,
         limit: u32,
-        codec: Codec,
-        edges: bool,
         conn: &'conn mut Conn,
-    ) -> PageFuture<'conn, Loaded<Q::Item>>
+    ) -> PageFuture<'conn, Fetched<M, Q::Item>>
     where
         Self: 'conn,
         'query: 'conn,
@@ -283,7 +279,7 @@ where
                 };
                 machine.fetched(rows?);
             }
-            machine.finish(&codec, edges)
+            Ok(machine.into_fetched())
         })
     }
 }
@@ -421,7 +417,10 @@ where
             );
         }
         match decode::<O>(&load.codec, &load.start.position, load.start.reading) {
-            Ok(position) => self.load_at_async(position, load.limit, load.codec, load.edges, conn),
+            Ok(position) => {
+                let fetched = self.load_at_async(position, load.limit, conn);
+                Box::pin(async move { fetched.await?.finish(&load.codec, load.edges) })
+            }
             Err(error) => Box::pin(std::future::ready(Err(error))),
         }
     }

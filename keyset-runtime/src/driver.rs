@@ -7,7 +7,8 @@ use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
 use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
-use crate::machine::{Loaded, PageMachine, Statement};
+use crate::fetched::{Fetched, Loaded};
+use crate::machine::{PageMachine, Statement};
 use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
@@ -16,7 +17,6 @@ use crate::sql::{
     Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
 };
 use crate::strategy::{next_copy, LevelOf, Repeat};
-use crate::token::Codec;
 use crate::{Error, Keyset, Page};
 
 impl<Q: Paginate> Paginated<Q> {
@@ -47,7 +47,7 @@ impl<Q: Paginate> Paginated<Q> {
         Q: PageQuery<'query, Conn>,
     {
         let limit = crate::request::served_limit(self.limit, self.max_limit)?;
-        Ok(self.query.load_page_at(self.position, limit, &self.codec, false, conn)?.page)
+        Ok(self.query.fetch_page_at(self.position, limit, conn)?.finish(&self.codec, false)?.page)
     }
 
     /// The page, and each row's own token: what a Relay connection's edges carry.
@@ -57,7 +57,7 @@ impl<Q: Paginate> Paginated<Q> {
         Q: PageQuery<'query, Conn>,
     {
         let limit = crate::request::served_limit(self.limit, self.max_limit)?;
-        self.query.load_page_at(self.position, limit, &self.codec, true, conn)
+        self.query.fetch_page_at(self.position, limit, conn)?.finish(&self.codec, true)
     }
 }
 
@@ -74,17 +74,15 @@ impl<Q: Paginate> Paginated<Q> {
     note = "a query with a `.limit(..)` or `.offset(..)` of its own cannot be paged: remove them, the page sets its own (`PageRequest`'s limit)"
 )]
 pub trait PageQuery<'query, Conn>: Paginate {
-    /// Loads the page of `limit` rows at `position`: runs each statement the page machine plans
-    /// and hands it the rows; with `edges`, issues each row's token too.
+    /// Fetches the rows of the page of `limit` rows at `position`: runs each statement the page
+    /// machine plans and hands it the rows.
     #[doc(hidden)]
-    fn load_page_at(
+    fn fetch_page_at(
         self,
         position: Position<<Self::Model as Keyset>::Cursor>,
         limit: u32,
-        codec: &Codec,
-        edges: bool,
         conn: &mut Conn,
-    ) -> Result<Loaded<Self::Item>, Error>;
+    ) -> Result<Fetched<Self::Model, Self::Item>, Error>;
 }
 
 /// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`: the bounds of a
@@ -132,27 +130,24 @@ where
     M::Keys: SeekKeys<Conn::Backend>,
     Q: Paginate<Model = M> + Repeat + RunStatement<'query, M, Conn>,
 {
-    fn load_page_at(
+    fn fetch_page_at(
         self,
         position: Position<M::Cursor>,
         limit: u32,
-        codec: &Codec,
-        edges: bool,
         conn: &mut Conn,
-    ) -> Result<Loaded<Q::Item>, Error> {
-        load_at::<M, _, _>(self, position, (limit, codec, edges), conn)
+    ) -> Result<Fetched<M, Q::Item>, Error> {
+        fetch_at::<M, _, _>(self, position, limit, conn)
     }
 }
 
-/// The page of `limit` rows at `position` in order `O`: runs each statement the page machine
-/// plans, on a copy of the query while another may follow, and hands it the rows; with `edges`,
-/// each row's token is issued too.
-fn load_at<'query, O, Q, Conn>(
+/// The rows of the page of `limit` rows at `position` in order `O`: runs each statement the page
+/// machine plans, on a copy of the query while another may follow, and hands it the rows.
+fn fetch_at<'query, O, Q, Conn>(
     query: Q,
     position: Position<O::Cursor>,
-    (limit, codec, edges): (u32, &Codec, bool),
+    limit: u32,
     conn: &mut Conn,
-) -> Result<Loaded<Q::Item>, Error>
+) -> Result<Fetched<O, Q::Item>, Error>
 where
     Conn: Connection,
     Conn::Backend: SeekDialect,
@@ -167,7 +162,7 @@ where
         let query = next_copy(&mut query, machine.may_continue())?;
         machine.fetched(query.run(statement, conn)?);
     }
-    machine.finish(codec, edges)
+    Ok(machine.into_fetched())
 }
 
 impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
@@ -285,7 +280,7 @@ where
             return PageQueries::<'query, Conn, Rest>::load_in(self, index - 1, load, conn);
         }
         let position = decode::<O>(&load.codec, &load.start.position, load.start.reading)?;
-        load_at::<O, _, _>(self, position, (load.limit, &load.codec, load.edges), conn)
+        fetch_at::<O, _, _>(self, position, load.limit, conn)?.finish(&load.codec, load.edges)
     }
 }
 

@@ -447,6 +447,7 @@ mod async_driver;
 mod checks;
 mod driver;
 mod error;
+mod fetched;
 mod machine;
 pub mod migration;
 mod model;

@@ -4,18 +4,17 @@
 //! nullable leading key's NULL boundary, the next only while the page is short. [`PageMachine`]
 //! hands out those statements one at a time as values ([`Statement`]: what to add to the query,
 //! and how many rows it may return), takes each one's rows, and decides whether another follows;
-//! then it turns the rows into a [`Page`] with its tokens. It performs no IO: the sync driver
+//! then it hands the rows over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
 //! ([`load_page`](crate::Paginated::load_page)) and the async one (`load_page_async`) only run
 //! each statement on their connection and hand the rows back, so both run the same statements,
 //! with the same binds, for the same request.
 
+use crate::fetched::Fetched;
 use crate::order::SortOrder;
 use crate::position::Position;
 use crate::request::RequestError;
 use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekKeys};
 use crate::strategy::{FetchShape, LevelOf, Strategy};
-use crate::token::{Anchor, Codec, Direction};
-use crate::{Error, Page};
 
 /// One statement of a page, as what it adds to the query: a driver builds
 /// `query.filter(..).order(..).limit(..)` from it and loads the rows. (Named in the drivers'
@@ -162,76 +161,11 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
         self.rows.extend(rows);
     }
 
-    /// The page: at most `limit` rows in the model's order, with a token where a page lies
-    /// beyond, written by `codec`; with `edges`, also each row's own token (Relay's edge
-    /// cursors).
-    pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
-        let PageMachine { position, model, limit, mut rows, .. } = self;
-        repeated_keys::<M, Item>(&rows, model)?;
-        let limit = limit as usize;
-        let more = rows.len() > limit;
-        rows.truncate(limit);
-        if position.is_backward() {
-            rows.reverse();
-        }
-        // Past the fetched end, a page exists exactly when the probe row came back. Behind the
-        // start, one exists when the page was reached from a cursor: that cursor's row lies there.
-        let (more_after, more_before) = match position {
-            Position::First => (more, false),
-            Position::After(_) => (more, true),
-            Position::Before(_) => (true, more),
-            Position::Last => (false, more),
-            Position::Number(number) => (more, number > 1),
-        };
-        // A page with no rows leads on from the end of the listing it lies at: every row behind
-        // it is behind the cursor it was reached from, and none lies past it.
-        let issue = |row: Option<&Item>, exists: bool, direction| match row {
-            _ if !exists => Ok(None),
-            Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(model(row)))).map(Some),
-            None => codec.issue::<M>(direction, Anchor::End).map(Some),
-        };
-        let edge =
-            |row: &Item| codec.issue::<M>(Direction::After, Anchor::Row(&M::cursor(model(row))));
-        let edges = match edges {
-            true => rows.iter().map(edge).collect::<Result<_, _>>()?,
-            false => Vec::new(),
-        };
-        let page = Page {
-            next_cursor: issue(rows.last(), more_after, Direction::After)?,
-            prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
-            items: rows,
-        };
-        Ok(Loaded { page, edges })
+    /// The rows the page fetched, in the walk's order: what the tokens are issued from.
+    pub(crate) fn into_fetched(self) -> Fetched<M, Item> {
+        let PageMachine { position, model, limit, rows, .. } = self;
+        Fetched { position, model, limit, rows }
     }
-}
-
-/// A loaded page and, when asked for, each row's own token (`after` it): what Relay's edges
-/// carry. (Named in the drivers' hidden methods only.)
-#[doc(hidden)]
-pub struct Loaded<Row> {
-    pub(crate) page: Page<Row>,
-    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
-    pub(crate) edges: Vec<String>,
-}
-
-/// Fails when two rows fetched for a page have the same sort keys: the order is then not total
-/// on this query, so a page boundary between them would skip or repeat rows. With a unique
-/// tiebreaker that happens only when the query repeats the model's rows: a join one-to-many
-/// from the model's table (authors with their posts, paged by author). Rows come back sorted, so
-/// equal keys are neighbours.
-fn repeated_keys<M: SortOrder, Item>(
-    rows: &[Item],
-    model: fn(&Item) -> &M::Row,
-) -> Result<(), Error> {
-    let mut keys = rows.iter().map(|row| M::cursor(model(row)));
-    let Some(mut previous) = keys.next() else { return Ok(()) };
-    for next in keys {
-        if next == previous {
-            return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
-        }
-        previous = next;
-    }
-    Ok(())
 }
 
 /// The strategy the model's key types allow.

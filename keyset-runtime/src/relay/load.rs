@@ -6,7 +6,7 @@ use async_graphql::OutputType;
 
 use super::ConnectionArgs;
 use crate::driver::{PageQuery, PageQueryBy};
-use crate::machine::Loaded;
+use crate::fetched::Loaded;
 use crate::order::{list_index, Orders, SortDirection, Start};
 use crate::ordered::PaginatedBy;
 use crate::page::{Paginate, Paginated};

@@ -1,0 +1,94 @@
+//! [`Fetched`]: the rows a page fetched, before its tokens. The drivers hand it back from the
+//! page machine; a listing over shards merges several of them into one (`shards/merge.rs`); and
+//! [`Fetched::finish`] turns it into the [`Page`], once, however it was fetched.
+
+use crate::order::SortOrder;
+use crate::position::Position;
+use crate::token::{Anchor, Codec, Direction};
+use crate::{Error, Page};
+
+/// The rows fetched for the page of `limit` rows at `position`, in the walk's order (backward
+/// for a page before a cursor or at the end), the probe row included: at most `limit + 1`. A row
+/// is an `Item`: the model, or a tuple led by it (a join's selection), whose model `model`
+/// finds. (Named in the drivers' hidden methods only.)
+#[doc(hidden)]
+pub struct Fetched<M: SortOrder, Item> {
+    pub(crate) position: Position<M::Cursor>,
+    pub(crate) model: fn(&Item) -> &M::Row,
+    /// The page size served.
+    pub(crate) limit: u32,
+    pub(crate) rows: Vec<Item>,
+}
+
+impl<M: SortOrder, Item> Fetched<M, Item> {
+    /// The page: at most `limit` rows in the model's order, with a token where a page lies
+    /// beyond, written by `codec`; with `edges`, also each row's own token (Relay's edge
+    /// cursors). Fails when two rows have the same keys ([`Error::RepeatedKeys`]).
+    pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
+        let Fetched { position, model, limit, mut rows } = self;
+        repeated_keys::<M, Item>(&rows, model)?;
+        let limit = limit as usize;
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        if position.is_backward() {
+            rows.reverse();
+        }
+        // Past the fetched end, a page exists exactly when the probe row came back. Behind the
+        // start, one exists when the page was reached from a cursor: that cursor's row lies there.
+        let (more_after, more_before) = match position {
+            Position::First => (more, false),
+            Position::After(_) => (more, true),
+            Position::Before(_) => (true, more),
+            Position::Last => (false, more),
+            Position::Number(number) => (more, number > 1),
+        };
+        // A page with no rows leads on from the end of the listing it lies at: every row behind
+        // it is behind the cursor it was reached from, and none lies past it.
+        let issue = |row: Option<&Item>, exists: bool, direction| match row {
+            _ if !exists => Ok(None),
+            Some(row) => codec.issue::<M>(direction, Anchor::Row(&M::cursor(model(row)))).map(Some),
+            None => codec.issue::<M>(direction, Anchor::End).map(Some),
+        };
+        let edge =
+            |row: &Item| codec.issue::<M>(Direction::After, Anchor::Row(&M::cursor(model(row))));
+        let edges = match edges {
+            true => rows.iter().map(edge).collect::<Result<_, _>>()?,
+            false => Vec::new(),
+        };
+        let page = Page {
+            next_cursor: issue(rows.last(), more_after, Direction::After)?,
+            prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
+            items: rows,
+        };
+        Ok(Loaded { page, edges })
+    }
+}
+
+/// A loaded page and, when asked for, each row's own token (`after` it): what Relay's edges
+/// carry. (Named in the drivers' hidden methods only.)
+#[doc(hidden)]
+pub struct Loaded<Row> {
+    pub(crate) page: Page<Row>,
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) edges: Vec<String>,
+}
+
+/// Fails when two rows fetched for a page have the same sort keys: the order is then not total
+/// on this query, so a page boundary between them would skip or repeat rows. With a unique
+/// tiebreaker that happens only when the query repeats the model's rows: a join one-to-many
+/// from the model's table (authors with their posts, paged by author). Rows come back sorted, so
+/// equal keys are neighbours.
+fn repeated_keys<M: SortOrder, Item>(
+    rows: &[Item],
+    model: fn(&Item) -> &M::Row,
+) -> Result<(), Error> {
+    let mut keys = rows.iter().map(|row| M::cursor(model(row)));
+    let Some(mut previous) = keys.next() else { return Ok(()) };
+    for next in keys {
+        if next == previous {
+            return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
+        }
+        previous = next;
+    }
+    Ok(())
+}
