@@ -56,11 +56,42 @@ pub enum Error {
         /// The sort order whose keys repeat ([`Keyset::SORT_ORDER`](crate::Keyset::SORT_ORDER)).
         sort_order: &'static str,
     },
+    /// A shard of a [sharded page](crate::Paginated::load_page_sharded) failed: the page is not
+    /// served short of its rows. `source` says why (a database error, as a rule).
+    #[error("shard {shard} failed: {source}")]
+    Shard {
+        /// The shard's index, in the order the connections were given.
+        shard: usize,
+        /// Its error.
+        source: Box<Error>,
+    },
+    /// Rows of two shards have the same sort keys, so the merged order is not total and pages
+    /// would skip or repeat rows at a boundary between them: the tiebreaker is unique within
+    /// each shard only (one id sequence per shard). Make it unique across shards: a UUID, ids
+    /// from disjoint ranges, or the shard's number as a key before the id.
+    #[error(
+        "rows of shards {} and {} have the same sort keys ({sort_order}): the tiebreaker must be \
+         unique across shards, not only within each; use a UUID, ids from disjoint ranges, or \
+         the shard's number as a key before the id",
+        shards.0,
+        shards.1
+    )]
+    ShardKeysCollide {
+        /// The sort order ([`Keyset::SORT_ORDER`](crate::Keyset::SORT_ORDER)).
+        sort_order: &'static str,
+        /// The two shards, by index, the lower first.
+        shards: (usize, usize),
+    },
+    /// A [sharded page](crate::Paginated::load_page_sharded) was asked of no shard at all: the
+    /// server's configuration, which an empty page would hide.
+    #[error("a sharded page needs at least one shard; none was given")]
+    NoShards,
 }
 
 impl Error {
     /// Whether the client sent something invalid (HTTP 400), rather than the server failing
-    /// (a database error, [`Error::KeysTooLong`] or [`Error::RepeatedKeys`]: 500).
+    /// (a database error, [`Error::KeysTooLong`], [`Error::RepeatedKeys`] or a shard's error:
+    /// 500).
     ///
     /// ```
     /// use keyset_runtime::{CursorError, Error, RequestError};

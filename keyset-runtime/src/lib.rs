@@ -383,6 +383,17 @@
 //! listings that stay small, or filter them to a few rows; for a large one, copy the column
 //! into the model's table and index it there.
 //!
+//! # Shards
+//!
+//! A listing spread over several databases pages as one with
+//! [`Paginated::load_page_sharded`] (and `load_page_sharded_async`, which queries the shards at
+//! the same time): every shard runs the same page, the rows merge in the model's order, and the
+//! page's tokens work on every shard. The merge compares keys in Rust, so their types implement
+//! [`ShardOrder`] (a `String` key needs `#[keyset(text_collation = "C")]`, a byte-order
+//! collation on every shard), and the tiebreaker must be unique across shards: rows of two
+//! shards with the same keys fail the page ([`Error::ShardKeysCollide`]), as a failing shard does
+//! ([`Error::Shard`]).
+//!
 //! # Sync or async
 //!
 //! The same query pages on a Diesel connection with [`Paginated::load_page`] and, with the
@@ -461,6 +472,7 @@ mod position;
 pub mod relay;
 mod request;
 mod selection;
+mod shards;
 mod sql;
 mod strategy;
 pub mod token;
@@ -476,6 +488,7 @@ pub use order::{Orders, ParseOrderError, SortDirection};
 pub use ordered::PaginatedBy;
 pub use page::{Page, Paginate, Paginated};
 pub use request::PageRequest;
+pub use shards::{ShardOrder, Shardable};
 pub use strategy::Repeat;
 pub use token::direction::Direction;
 #[cfg(feature = "signed")]

@@ -11,6 +11,7 @@ pub use crate::model::Keyset;
 pub use crate::order::{
     deserialize_order, parse_order, Nil, Orders, ParseOrderError, SortDirection, SortOrder,
 };
+pub use crate::shards::{MergeKeys, TextInByteOrder};
 pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
 pub use crate::token::raw::{fingerprint, MAX_TOKEN_LEN};
 pub use crate::token::{CursorValue, Reader, Writer};

@@ -87,6 +87,9 @@ mod orders_plan;
 mod orders_tokens;
 #[path = "../suite/props.rs"]
 mod props;
+#[path = "../suite/shards.rs"]
+mod shards;
+mod shards_db;
 #[path = "../suite/walk.rs"]
 mod walk;
 

@@ -66,6 +66,20 @@ pub struct ByTag {
     pub id: i64,
 }
 
+/// A text key paged across shards: every shard's `tag` column sorts in byte order (SQLite's
+/// `BINARY`, `COLLATE "C"` on PostgreSQL, `utf8mb4_nopad_bin` on MariaDB, in the shards'
+/// schema), which the model declares so that the merge may compare tags in Rust.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(text_collation = "C")]
+pub struct TagInByteOrder {
+    #[sort(asc)]
+    pub tag: String,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
 /// A composite primary key as the tiebreaker, in the key's order.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = memberships)]

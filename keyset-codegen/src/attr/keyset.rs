@@ -1,6 +1,7 @@
 //! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, the named sort
-//! orders, `order(new: created_at desc, id desc)`, and the names of the generated types,
-//! `cursor = ..` and `order_enum = ..`.
+//! orders, `order(new: created_at desc, id desc)`, the names of the generated types,
+//! `cursor = ..` and `order_enum = ..`, and `text_collation = ".."` for pages merged across
+//! shards.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -33,6 +34,9 @@ pub struct KeysetStruct {
     /// `order_enum = ArticleSort`: the name of the generated enum of the named orders, instead
     /// of `<Model>Order`.
     pub order_enum: Option<Ident>,
+    /// `text_collation = "C"`: the text keys' columns sort in byte order on every shard, so a
+    /// merge of shards' pages may compare them in Rust. Only byte-order collations are read.
+    pub text_collation: Option<LitStr>,
 }
 
 /// `order(top: score desc, created_at desc, id desc)`.
@@ -59,11 +63,12 @@ pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
 
 const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
-     `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]` or \
-     `#[keyset(order_enum = PostSort)]`";
+     `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
+     `#[keyset(order_enum = PostSort)]` or `#[keyset(text_collation = \"C\")]`";
 
 /// The options, for "did you mean".
-const OPTIONS: &[&str] = &["max_token_len", "listing", "order", "cursor", "order_enum"];
+const OPTIONS: &[&str] =
+    &["max_token_len", "listing", "order", "cursor", "order_enum", "text_collation"];
 
 const ORDER_SYNTAX: &str = "write `order(new: created_at desc, id desc)`: a name, then the fields \
      to sort by, each `asc` or `desc` (an `Option` field adds `nulls first` or `nulls last`), ending \
@@ -137,6 +142,8 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
     } else if lookahead.peek(kw::order_enum) {
         let key = input.parse::<kw::order_enum>()?;
         name(input, key.span, "order_enum", "PostSort", &mut out.order_enum)
+    } else if lookahead.peek(kw::text_collation) {
+        text_collation(input, out)
     } else {
         // Only `order` takes parentheses: a misspelled one (`ordre(..)`) may declare an order,
         // so the rules about a model without orders must not follow from it.
@@ -148,7 +155,8 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
                 word.span(),
                 format!(
                     "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
-                     `listing`, `order`, `cursor` or `order_enum`; {KEYSET_SYNTAX}",
+                     `listing`, `order`, `cursor`, `order_enum` or `text_collation`; \
+                     {KEYSET_SYNTAX}",
                     hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),
             ),
@@ -179,6 +187,46 @@ fn name(
     }
     *out = Some(name);
     Ok(())
+}
+
+/// The collations whose order is byte order, as Rust's `String` compares: PostgreSQL's `"C"`,
+/// `"POSIX"` and `"ucs_basic"`, SQLite's `"BINARY"`, and MariaDB's binary NO PAD collations.
+fn is_byte_order(collation: &str) -> bool {
+    matches!(collation, "C" | "POSIX" | "ucs_basic" | "BINARY") || collation.ends_with("_nopad_bin")
+}
+
+/// `text_collation = "C"`, after the key.
+fn text_collation(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
+    let key = input.parse::<kw::text_collation>()?;
+    if out.text_collation.is_some() {
+        return Err(syn::Error::new(key.span, "`text_collation` is given twice: write it once"));
+    }
+    let syntax = "`text_collation` takes the collation, in quotes, that every shard's text key \
+         columns sort by: write `#[keyset(text_collation = \"C\")]`";
+    input.parse::<Token![=]>().map_err(|_| syn::Error::new(key.span, syntax))?;
+    let collation: LitStr = input.parse().map_err(|error| syn::Error::new(error.span(), syntax))?;
+    let name = collation.value();
+    if is_byte_order(&name) {
+        out.text_collation = Some(collation);
+        return Ok(());
+    }
+    let why = if name.ends_with("_bin") {
+        format!(
+            "`{name}` pads with spaces (`'a'` equals `'a '` there, not in Rust); its NO PAD \
+             twin, `{}_nopad_bin`, sorts in byte order",
+            name.trim_end_matches("_bin")
+        )
+    } else {
+        format!("`{name}` is not known to sort text in byte order, as the merge does in Rust")
+    };
+    Err(syn::Error::new(
+        collation.span(),
+        format!(
+            "{why}: pages of several shards are merged by comparing text keys byte by byte, which \
+             matches only a byte-order collation: PostgreSQL's `\"C\"` (or `\"POSIX\"`, \
+             `\"ucs_basic\"`), SQLite's `\"BINARY\"` or MariaDB's `\"utf8mb4_nopad_bin\"`"
+        ),
+    ))
 }
 
 fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {

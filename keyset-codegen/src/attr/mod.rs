@@ -27,6 +27,7 @@ pub(crate) mod kw {
     syn::custom_keyword!(order);
     syn::custom_keyword!(cursor);
     syn::custom_keyword!(order_enum);
+    syn::custom_keyword!(text_collation);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \

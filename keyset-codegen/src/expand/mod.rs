@@ -30,7 +30,21 @@ pub fn expand(model: &Model) -> TokenStream {
         out.extend(orders::orders(model));
     }
     out.extend(checks::checks(model));
+    out.extend(text_collation(model));
     out
+}
+
+/// For `#[keyset(text_collation = "C")]`: the runtime's mark that the model's text keys sort in
+/// byte order on every shard, which lets a merge of shards' pages compare them.
+fn text_collation(model: &Model) -> Option<TokenStream> {
+    let collation = model.text_collation.as_ref()?;
+    let (rt, ident) = (runtime(), model.ident);
+    let doc = format!("Text keys sort by `{collation}`, in byte order, on every shard.");
+    Some(quote! {
+        #[doc = #doc]
+        #[automatically_derived]
+        impl #rt::TextInByteOrder for #ident {}
+    })
 }
 
 /// The cursor struct and the `Keyset` impl for the given keys. The fallback calls this too, with

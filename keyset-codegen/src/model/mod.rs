@@ -40,6 +40,9 @@ pub struct Model<'a> {
     pub max_token_len: Option<usize>,
     /// `#[keyset(listing = "..")]`: the listing's own name, which its tokens carry.
     pub listing: Option<String>,
+    /// `#[keyset(text_collation = "C")]`: the byte-order collation every shard's text key
+    /// columns sort by, which lets a merge of shards' pages compare text keys.
+    pub text_collation: Option<String>,
     /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
@@ -221,6 +224,7 @@ impl<'a> Model<'a> {
             declared_orders: options.declared_orders,
             max_token_len: options.max_token_len,
             listing: options.listing.map(|name| name.value()),
+            text_collation: options.text_collation.map(|collation| collation.value()),
             unsorted_tiebreaker,
         })
     }

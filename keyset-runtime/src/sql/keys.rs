@@ -50,6 +50,12 @@ impl<C, D, V, N> Key<C, D, V, N> {
     pub fn new(column: C, value: V, next: N) -> Self {
         Key { column, value, next, direction: PhantomData }
     }
+
+    /// The cursor's value for this key, and the keys that follow: what a merge of shards'
+    /// pages compares in memory.
+    pub(crate) fn value_and_next(&self) -> (&V, &N) {
+        (&self.value, &self.next)
+    }
 }
 
 /// The end of a key list.
