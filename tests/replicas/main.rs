@@ -5,9 +5,12 @@
 //!
 //! The walks are written once, over [`Backend`]; each backend's module runs them on its pair:
 //! `postgres::` on a PostgreSQL primary and streaming hot standby (`KEYSET_PRIMARY_URL`,
-//! `KEYSET_REPLICA_URL`). `tests/replica.sh` starts the pair of its own and runs the tests with
-//! its URLs. A test whose URLs are not set fails: it never skips.
+//! `KEYSET_REPLICA_URL`), `mariadb::` on a MariaDB primary and its binlog replica
+//! (`KEYSET_MARIADB_PRIMARY_URL`, `KEYSET_MARIADB_REPLICA_URL`). `tests/replica.sh` starts both
+//! pairs of its own and runs each backend's tests with its URLs (`cargo test --test replicas --
+//! postgres::`, then `mariadb::`). A test whose URLs are not set fails: it never skips.
 
+mod mariadb;
 mod postgres;
 mod writer;
 
