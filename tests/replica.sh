@@ -2,10 +2,12 @@
 # Pages across a read replica (README, Reliability): starts a PostgreSQL primary and a hot standby
 # of this script's own (two clusters in a fresh temporary directory, on 127.0.0.1 only, never the
 # machine's service), streams the primary's WAL to the standby, waits until the standby is
-# streaming, then runs `cargo test --test replicas` with the two URLs in KEYSET_PRIMARY_URL and
-# KEYSET_REPLICA_URL. Both clusters are stopped and their directories removed on exit, whatever
-# happened. The walks run twice: with the standby replaying as fast as it can, then applying every
-# commit 50 ms late. A cluster that cannot start, or a standby that does not stream, fails the script.
+# streaming, then runs the `postgres::` tests of `cargo test --test replicas` with the two URLs in
+# KEYSET_PRIMARY_URL and KEYSET_REPLICA_URL. Both clusters are stopped and their directories
+# removed on exit, whatever happened. The walks run twice: with the standby replaying as fast as it
+# can, then applying every commit 50 ms late. A cluster that cannot start, or a standby that does
+# not stream, fails the script. Then, the PostgreSQL pair stopped, tests/replica-mariadb.sh does
+# the same on a MariaDB primary and binlog replica of its own.
 #
 #   bash tests/replica.sh            # PG_BIN overrides the newest /usr/lib/postgresql/*/bin
 set -euo pipefail
@@ -19,15 +21,15 @@ as_pg() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# Built before the clusters start, so that they do not wait on the compiler.
-cargo test --locked -q -p keyset-tests --features postgres --test replicas --no-run
+# Built before the clusters start, so that they do not wait on the compiler: one binary, both
+# backends' tests.
+cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas --no-run
 
 work=$(mktemp -d -t keyset-replica.XXXXXX)
 [ "$(id -u)" = 0 ] && chown postgres: "$work"
 chmod 700 "$work"
 
-cleanup() {
-    local status=$?
+stop_clusters() {
     for cluster in standby primary; do
         if [ -f "$work/$cluster/postmaster.pid" ]; then
             as_pg "$PG_BIN/pg_ctl" -D "$work/$cluster" -m fast -w -t 30 stop > /dev/null ||
@@ -35,6 +37,11 @@ cleanup() {
         fi
     done
     rm -rf "$work"
+}
+
+cleanup() {
+    local status=$?
+    stop_clusters
     exit "$status"
 }
 trap cleanup EXIT
@@ -106,12 +113,16 @@ echo "standby streaming: $(psql_at "$primary_port" "SELECT application_name || '
 export KEYSET_PRIMARY_URL="postgres://postgres@127.0.0.1:$primary_port/postgres"
 export KEYSET_REPLICA_URL="postgres://postgres@127.0.0.1:$standby_port/postgres"
 
-echo "== the walks across primary and replica (tests/replicas), the standby replaying at once"
-cargo test --locked -q -p keyset-tests --features postgres --test replicas -- --nocapture
+echo "== the walks across primary and replica (tests/replicas postgres::), the standby replaying at once"
+cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas -- postgres:: --nocapture
 
 # Replay on loopback is a fraction of a millisecond behind, so few replica pages miss anything;
 # a standby that applies each commit 50 ms late lags by several pages' writes.
 echo "== the same walks, the standby applying every commit 50 ms late (recovery_min_apply_delay)"
 psql_at "$standby_port" "ALTER SYSTEM SET recovery_min_apply_delay = '50ms'"
 psql_at "$standby_port" "SELECT pg_reload_conf()" > /dev/null
-cargo test --locked -q -p keyset-tests --features postgres --test replicas -- --nocapture
+cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas -- postgres:: --nocapture
+
+# The same walks on MariaDB, on a pair of its own; the PostgreSQL clusters are done.
+stop_clusters
+bash tests/replica-mariadb.sh

@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 
 use chrono::{NaiveDateTime, TimeDelta};
-use diesel::prelude::*;
-use keyset_tests::schema::posts;
 use keyset_tests::seed;
+
+use crate::Backend;
 
 /// The writer's seed: each walk meets the same sequence of choices.
 const WRITER_SEED: u64 = 2026;
@@ -26,8 +26,8 @@ impl Lcg {
     }
 }
 
-pub struct Writer {
-    conn: PgConnection,
+pub struct Writer<B: Backend> {
+    conn: B::Conn,
     rng: Lcg,
     next_id: i64,
     newer_slot: i64,
@@ -37,8 +37,8 @@ pub struct Writer {
     pub deleted: BTreeSet<i64>,
 }
 
-impl Writer {
-    pub fn new(conn: PgConnection, initial: impl IntoIterator<Item = i64>) -> Self {
+impl<B: Backend> Writer<B> {
+    pub fn new(conn: B::Conn, initial: impl IntoIterator<Item = i64>) -> Self {
         let live: Vec<i64> = initial.into_iter().collect();
         let next_id = live.iter().max().map_or(1, |max| max + 1);
         Writer {
@@ -75,9 +75,7 @@ impl Writer {
         for _ in 0..self.rng.below(4) {
             let index = self.rng.below(self.live.len() as u64) as usize;
             let id = self.live.swap_remove(index);
-            let gone =
-                diesel::delete(posts::table.find(id)).execute(&mut self.conn).expect("delete");
-            assert_eq!(gone, 1, "the writer deletes a row that is there");
+            assert_eq!(B::delete(&mut self.conn, id), 1, "the writer deletes a row that is there");
             self.deleted.insert(id);
         }
     }
@@ -86,7 +84,7 @@ impl Writer {
         let id = self.next_id;
         self.next_id += 1;
         let row = seed::NewPost { created_at, ..seed::post(id) };
-        diesel::insert_into(posts::table).values(&row).execute(&mut self.conn).expect("insert");
+        B::insert(&mut self.conn, &[row]);
         self.live.push(id);
         self.inserted += 1;
     }

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Pages across a read replica on MariaDB (README, Reliability), called by tests/replica.sh after
+# its PostgreSQL pair: starts a MariaDB primary and a replica of this script's own (two `mariadbd`
+# with fresh data directories in a temporary directory, on 127.0.0.1 only; the machine's service
+# and its configuration are never read or touched), replicates the primary's binlog to the
+# replica by GTID, waits until both replication threads run, then runs the `mariadb::` tests of
+# `cargo test --test replicas` with the two URLs in KEYSET_MARIADB_PRIMARY_URL and
+# KEYSET_MARIADB_REPLICA_URL. Both servers are stopped and the directory removed on exit, whatever
+# happened. The walks run twice: with the replica applying as fast as it can, then with its SQL
+# thread stopped for 5 pages in every 10 (KEYSET_REPLICA_STALLS), catching up in between. A server
+# that cannot start, or a replica that does not replicate, fails the script.
+#
+#   bash tests/replica-mariadb.sh    # MARIADB_BIN overrides /usr/sbin (mariadbd), clients on PATH
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MARIADB_BIN=${MARIADB_BIN:-/usr/sbin}
+[ -x "$MARIADB_BIN/mariadbd" ] || { echo "replica-mariadb.sh: no mariadbd in $MARIADB_BIN (set MARIADB_BIN)" >&2; exit 1; }
+for tool in mariadb-install-db mariadb mariadb-admin; do
+    command -v "$tool" > /dev/null || { echo "replica-mariadb.sh: no $tool on PATH" >&2; exit 1; }
+done
+
+# Built before the servers start (a no-op after tests/replica.sh built it).
+cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas --no-run
+
+work=$(mktemp -d -t keyset-replica-mariadb.XXXXXX)
+declare -A pid=()
+
+stop_servers() {
+    local server
+    for server in replica primary; do
+        [ -n "${pid[$server]:-}" ] || continue
+        if kill -0 "${pid[$server]}" 2> /dev/null; then
+            admin "$server" shutdown > /dev/null 2>&1 || true
+            for _ in $(seq 30); do kill -0 "${pid[$server]}" 2> /dev/null || break; sleep 1; done
+            if kill -0 "${pid[$server]}" 2> /dev/null; then
+                kill "${pid[$server]}" 2> /dev/null || true
+                sleep 2
+                kill -9 "${pid[$server]}" 2> /dev/null || true
+            fi
+        fi
+        wait "${pid[$server]}" 2> /dev/null || true
+        unset "pid[$server]"
+    done
+}
+
+cleanup() {
+    local status=$?
+    stop_servers
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+
+fail() { # message, then the servers' error logs
+    echo "replica-mariadb.sh: $1" >&2
+    for log in "$work"/*.log; do
+        [ -f "$log" ] && { echo "--- $log" >&2; tail -n 30 "$log" >&2; }
+    done
+    exit 1
+}
+
+# A port nothing listens on, from $1 up.
+free_port() {
+    local port=$1
+    while (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((port + 1)); done
+    echo "$port"
+}
+declare -A port=()
+port[primary]=$(free_port 53306)
+port[replica]=$(free_port $((port[primary] + 1)))
+
+# Every client and server call starts with --no-defaults: the machine's my.cnf (the service's
+# socket, datadir and port) is never read. The clients connect over TCP to the script's ports.
+client() { # server, options..
+    local server=$1
+    shift
+    mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "${port[$server]}" -u root "$@"
+}
+sql() { # server, SQL: the result's values, tab-separated
+    client "$1" -N -B -e "$2"
+}
+admin() { # server, command
+    mariadb-admin --no-defaults --protocol=tcp -h 127.0.0.1 -P "${port[$1]}" -u root "$2"
+}
+
+# Run as root, the script runs the servers as root (`--user=root`, without which mariadbd refuses
+# to), rather than chowning their directories to `mysql`: the data directories stay the script's
+# own files inside its temporary directory (mode 700, which a `mysql` server could not enter
+# unless the script opened it up), and the servers get no access the script lacks.
+user=()
+[ "$(id -u)" = 0 ] && user=(--user=root)
+
+# A throwaway pair: small InnoDB files and no syncing (nothing here needs to survive a crash).
+innodb=(--innodb-buffer-pool-size=32M --innodb-log-file-size=8M --innodb-flush-method=nosync
+    --innodb-doublewrite=0 --innodb-flush-log-at-trx-commit=0)
+
+echo "== MariaDB: mariadb-install-db, copied for the replica"
+# One fresh data directory, copied before either server first starts: the two start identical,
+# as two runs of mariadb-install-db would make them, in half the time. mariadb-install-db writes
+# no binlog, so the replica (its GTID position empty) starts at the primary's first transaction.
+mariadb-install-db --no-defaults "${user[@]}" --datadir="$work/primary" --skip-test-db \
+    --auth-root-authentication-method=normal "${innodb[@]}" > "$work/install-db.log" 2>&1 ||
+    fail "mariadb-install-db failed"
+rm "$work/install-db.log"
+cp -a "$work/primary" "$work/replica"
+
+start() { # server, server_id, options..
+    local server=$1 server_id=$2
+    shift 2
+    # `--skip-grant-tables`: every connection is root with no password, and the replica's
+    # replication connection needs no account; the servers listen on 127.0.0.1 only.
+    "$MARIADB_BIN/mariadbd" --no-defaults "${user[@]}" --datadir="$work/$server" \
+        --port="${port[$server]}" --bind-address=127.0.0.1 --skip-name-resolve \
+        --socket="$work/$server.sock" --pid-file="$work/$server.pid" \
+        --log-error="$work/$server.log" --skip-grant-tables --server-id="$server_id" \
+        --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
+        "${innodb[@]}" "$@" > /dev/null 2>&1 &
+    pid[$server]=$!
+    for _ in $(seq 60); do
+        admin "$server" ping > /dev/null 2>&1 && return 0
+        kill -0 "${pid[$server]}" 2> /dev/null || fail "the $server exited on start"
+        sleep 0.5
+    done
+    fail "the $server does not answer on port ${port[$server]} after 30 s"
+}
+
+echo "== primary: mariadbd, port ${port[primary]}, binlog on"
+start primary 1 --log-bin=binlog --sync-binlog=0
+echo "== replica: mariadbd, port ${port[replica]}"
+start replica 2 --relay-log=relay
+
+sql replica "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${port[primary]},
+    MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1;
+    START SLAVE" || fail "CHANGE MASTER TO on the replica failed"
+
+slave_status() { # the replica's SHOW SLAVE STATUS field $1
+    client replica -e "SHOW SLAVE STATUS\G" 2> /dev/null | sed -n "s/^ *$1: //p"
+}
+replicating=
+for _ in $(seq 60); do
+    if [ "$(slave_status Slave_IO_Running)" = Yes ] && [ "$(slave_status Slave_SQL_Running)" = Yes ]; then
+        replicating=1
+        break
+    fi
+    sleep 0.5
+done
+[ -n "$replicating" ] || fail "the replica's threads are not running after 30 s: IO $(slave_status Slave_IO_Running) ($(slave_status Last_IO_Error)), SQL $(slave_status Slave_SQL_Running) ($(slave_status Last_SQL_Error))"
+
+# The tests' database, created on the primary: the replica has it once it applies the binlog.
+sql primary "CREATE DATABASE keyset DEFAULT CHARSET utf8mb4"
+gtid=$(sql primary "SELECT @@gtid_binlog_pos")
+[ "$(sql replica "SELECT MASTER_GTID_WAIT('$gtid', 30)")" = 0 ] ||
+    fail "the replica has not applied the primary's binlog up to $gtid after 30 s"
+[ "$(sql replica "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'keyset'")" = 1 ] ||
+    fail "the replica lacks the database created on the primary"
+echo "replica replicating: IO $(slave_status Slave_IO_Running), SQL $(slave_status Slave_SQL_Running), GTID $(slave_status Using_Gtid) at $(slave_status Gtid_IO_Pos)"
+
+export KEYSET_MARIADB_PRIMARY_URL="mysql://root@127.0.0.1:${port[primary]}/keyset"
+export KEYSET_MARIADB_REPLICA_URL="mysql://root@127.0.0.1:${port[replica]}/keyset"
+
+echo "== the walks across primary and replica (tests/replicas mariadb::), the replica applying at once"
+cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas -- mariadb:: --nocapture
+
+# On loopback the replica applies each commit a fraction of a millisecond after the primary;
+# with its SQL thread stopped for stretches of pages it falls up to four pages' writes behind,
+# then catches up (MASTER_DELAY, the setting that delays a replica, takes whole seconds only).
+echo "== the same walks, the replica's SQL thread stopped for 5 pages in every 10"
+KEYSET_REPLICA_STALLS=1 cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas -- mariadb:: --nocapture
+[ "$(slave_status Slave_SQL_Running)" = Yes ] || fail "the walks left the replica's SQL thread stopped"
