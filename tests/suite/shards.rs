@@ -5,6 +5,7 @@
 //! rows and tokens. Per-shard id sequences, which collide across shards, fail the page (the
 //! union in one database could not even hold them); a shard that fails fails the page.
 
+use std::cell::RefCell;
 use std::fmt::Debug;
 
 use diesel::prelude::*;
@@ -12,9 +13,12 @@ use keyset_runtime::{Error, Page, PageQuery, PageRequest, Paginate, Shardable};
 use keyset_tests::models::{Newest, RankDue, TagInByteOrder};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::seed;
+use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestRunner};
 
+use crate::props::{config, fill, table, MAX_ROWS, MAX_STEPS};
 use crate::shards_db::{self, Databases, SHARD_COUNTS};
-use crate::{db, Conn};
+use crate::{connect, db, Conn};
 
 const ROWS: i64 = 150;
 const LIMITS: [u32; 2] = [7, 40];
@@ -223,4 +227,76 @@ fn async_sharded_pages_equal_the_sync_ones() {
     let paginated = query().paginate(&PageRequest::first(17)).unwrap();
     let err = rt.block_on(paginated.load_page_sharded_async(&mut shards)).unwrap_err();
     assert!(matches!(err, Error::Shard { shard: 0, .. }), "{err}");
+}
+
+/// A connection of its own (its own temporary tables, or in-memory database) with the authors
+/// the generated posts refer to: one shard, or the union.
+fn generated_shard() -> Conn {
+    let mut conn = connect();
+    let authors: Vec<_> =
+        (1..=3).map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}")))).collect();
+    diesel::insert_into(authors::table).values(&authors).execute(&mut conn).unwrap();
+    conn
+}
+
+/// Walks `steps` (first, last, next or previous page, each of its own size) over the shards and
+/// over the union at once: every page, rows and tokens, must be the union's.
+fn generated_walk<Q>(
+    shards: &mut [Conn],
+    union: &mut Conn,
+    query: impl Fn() -> Q,
+    steps: &[(u8, u32)],
+) -> Result<(), TestCaseError>
+where
+    Q: PageQuery<'static, Conn> + Clone,
+    Q::Model: Shardable,
+    Q::Item: PartialEq + Debug,
+{
+    let mut tokens: (Option<String>, Option<String>) = (None, None);
+    for (index, &(op, limit)) in steps.iter().enumerate() {
+        let request = match (op, &tokens) {
+            (2, (Some(next), _)) => PageRequest::after(next.clone(), limit),
+            (3, (_, Some(prev))) => PageRequest::before(prev.clone(), limit),
+            (1 | 3, _) => PageRequest::last(limit),
+            _ => PageRequest::first(limit),
+        };
+        let sharded = query().paginate(&request).unwrap().load_page_sharded(&mut *shards);
+        let sharded = sharded.map_err(|err| TestCaseError::fail(format!("step {index}: {err}")))?;
+        let one = query().paginate(&request).unwrap().load_page(union).unwrap();
+        prop_assert_eq!(&sharded, &one, "step {} ({:?})", index, request);
+        tokens = (sharded.next_cursor, sharded.prev_cursor);
+    }
+    Ok(())
+}
+
+/// Generated tables (heavy ties, extreme values, NULLs in both placements) spread over 1 to 4
+/// shards at random, walked at random in orders with ties and with nullable keys: every page is
+/// the union's. A quarter of the suite's cases: each case fills five databases.
+#[test]
+fn sharded_walks_of_generated_tables_equal_the_unions() {
+    let shards = RefCell::new((0..4).map(|_| generated_shard()).collect::<Vec<_>>());
+    let union = RefCell::new(generated_shard());
+    let placement = prop::collection::vec(0..4usize, MAX_ROWS);
+    let steps = prop::collection::vec((0..4u8, 1..=12u32), 1..=MAX_STEPS);
+    let strategy = (table(), 1..=4usize, placement, steps);
+    let mut config = config();
+    config.cases = config.cases.div_ceil(4);
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&strategy, |(rows, count, placement, steps)| {
+        let (mut shards, mut union) = (shards.borrow_mut(), union.borrow_mut());
+        fill(&mut union, &rows);
+        for (shard, conn) in shards.iter_mut().enumerate().take(count) {
+            let rows: Vec<_> = (rows.iter().zip(&placement))
+                .filter(|(_, &placed)| placed % count == shard)
+                .map(|(row, _)| row.clone())
+                .collect();
+            fill(conn, &rows);
+        }
+        let shards = &mut shards[..count];
+        generated_walk(shards, &mut union, || posts::table.select(Newest::as_select()), &steps)?;
+        generated_walk(shards, &mut union, || posts::table.select(RankDue::as_select()), &steps)
+    });
+    if let Err(err) = result {
+        panic!("{err}");
+    }
 }

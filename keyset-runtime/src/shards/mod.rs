@@ -26,8 +26,9 @@ impl<Q: Paginate> Paginated<Q> {
     /// connection): every shard runs this page, with its statements and binds, and their rows are
     /// merged in the model's order into one page of at most the limit. Its tokens are the
     /// model's own: the next request pages on over the same shards, in any order of
-    /// connections. The query runs on each shard as written (it is cloned), so it holds no
-    /// shard's own filter.
+    /// connections. The query runs on each shard as written: it is cloned for each, so it is
+    /// `Clone`, as Diesel's select statements are (a boxed query is not), and holds no shard's
+    /// own filter.
     ///
     /// A page costs one page per shard, whatever its depth; a [page
     /// number](crate::PageRequest::page_number) reads its rows and every row before them on each
