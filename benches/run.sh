@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmarks in one command: the depth sweep (keyset against OFFSET, and against hand-written
-# Diesel pages), the token codec and the joins (an order led by a joined column against the posts'
-# own order), then the plot.
+# Diesel pages), the token codec, the joins (an order led by a joined column against the posts'
+# own order) and the shards (a page merged over 1 to 8 SQLite files), then the plot.
 #
 #   bash benches/run.sh                  # SQLite, PostgreSQL and MariaDB: their servers must answer
 #   FEATURES= bash benches/run.sh        # SQLite only
@@ -23,9 +23,9 @@ features=${FEATURES-postgres,mysql}
 export KEYSET_BENCH_OUT=$root/docs
 work=$root/target/keyset-bench
 mkdir -p "$work" docs
-rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/token.md "$work"/joins.md
+rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/token.md "$work"/joins.md "$work"/shards.md
 
-cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench token --bench joins
+cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench token --bench joins --bench shards
 
 when=$(date -u '+%Y-%m-%d %H:%M UTC')
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
@@ -58,6 +58,10 @@ fi
     echo "## Joins"
     echo
     cat "$work/joins.md"
+    echo
+    echo "## Shards"
+    echo
+    cat "$work/shards.md"
     if [ -f docs/derive-cost.md ]; then
         echo
         echo "## Compile-time cost of the derive (\`bash benches/derive-cost.sh\`, run separately)"

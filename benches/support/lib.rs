@@ -8,6 +8,7 @@ pub mod measure;
 pub mod pages;
 pub mod schema;
 pub mod seed;
+pub mod shards;
 
 use std::path::PathBuf;
 

@@ -41,12 +41,12 @@ pub fn rows() -> i64 {
 }
 
 /// The index the model needs, as `#[derive(Keyset)]` writes it for `backend`.
-fn index(backend: Backend) -> String {
+pub(crate) fn index(backend: Backend) -> String {
     let [index] = Post::INDEXES else { panic!("Post needs one index: {:?}", Post::INDEXES) };
     index.create(backend).to_owned()
 }
 
-const META: &str = "CREATE TABLE bench_meta (schema_version INTEGER PRIMARY KEY NOT NULL, row_count BIGINT NOT NULL)";
+pub(crate) const META: &str = "CREATE TABLE bench_meta (schema_version INTEGER PRIMARY KEY NOT NULL, row_count BIGINT NOT NULL)";
 
 /// Whether `conn` holds a complete table of `rows` rows of this schema version.
 pub fn valid<C: Connection>(conn: &mut C, rows: i64) -> bool
@@ -104,7 +104,7 @@ pub fn sqlite() -> SqliteConnection {
 
 /// The SQLite database `<target>/keyset-bench/<stem>.sqlite` when `valid` says it is complete,
 /// else built with `statements` into a temporary file and renamed when complete.
-fn sqlite_database(
+pub(crate) fn sqlite_database(
     stem: &str,
     rows: i64,
     valid: fn(&mut SqliteConnection, i64) -> bool,
