@@ -41,12 +41,12 @@ pub fn rows() -> i64 {
 }
 
 /// The index the model needs, as `#[derive(Keyset)]` writes it for `backend`.
-pub(crate) fn index(backend: Backend) -> String {
+fn index(backend: Backend) -> String {
     let [index] = Post::INDEXES else { panic!("Post needs one index: {:?}", Post::INDEXES) };
     index.create(backend).to_owned()
 }
 
-pub(crate) const META: &str = "CREATE TABLE bench_meta (schema_version INTEGER PRIMARY KEY NOT NULL, row_count BIGINT NOT NULL)";
+const META: &str = "CREATE TABLE bench_meta (schema_version INTEGER PRIMARY KEY NOT NULL, row_count BIGINT NOT NULL)";
 
 /// Whether `conn` holds a complete table of `rows` rows of this schema version.
 pub fn valid<C: Connection>(conn: &mut C, rows: i64) -> bool
@@ -77,8 +77,15 @@ fn run<C: Connection>(conn: &mut C, backend: &str, rows: i64, statements: &[Stri
 /// temporary file and renamed when complete.
 pub fn sqlite() -> SqliteConnection {
     let rows = rows();
+    let statements = sqlite_statements(rows, "", rows);
+    sqlite_database(&format!("bench-v{SCHEMA_VERSION}-{rows}"), rows, valid, &statements)
+}
+
+/// The statements that build SQLite's table of posts 1..=`rows`, those of them `only` keeps (a
+/// `WHERE` on `i`, the id, or nothing), `count` rows in all.
+pub(crate) fn sqlite_statements(rows: i64, only: &str, count: i64) -> [String; 6] {
     let slots = rows / TIE_GROUP;
-    let statements = [
+    [
         "CREATE TABLE bench_posts (
             id INTEGER PRIMARY KEY NOT NULL,
             created_at TIMESTAMP NOT NULL,
@@ -92,14 +99,13 @@ pub fn sqlite() -> SqliteConnection {
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows})
              INSERT INTO bench_posts
              SELECT i, datetime(1700000000 + (i * 7919) % {slots}, 'unixepoch'), 1 + i % 100, 'post ' || i
-             FROM n"
+             FROM n {only}"
         ),
         index(Backend::Sqlite),
         "ANALYZE".into(),
         META.into(),
-        format!("INSERT INTO bench_meta VALUES ({SCHEMA_VERSION}, {rows})"),
-    ];
-    sqlite_database(&format!("bench-v{SCHEMA_VERSION}-{rows}"), rows, valid, &statements)
+        format!("INSERT INTO bench_meta VALUES ({SCHEMA_VERSION}, {count})"),
+    ]
 }
 
 /// The SQLite database `<target>/keyset-bench/<stem>.sqlite` when `valid` says it is complete,

@@ -4,9 +4,8 @@
 //! against.
 
 use diesel::prelude::*;
-use keyset_runtime::migration::Backend;
 
-use crate::seed::{self, SCHEMA_VERSION, TIE_GROUP};
+use crate::seed::{self, SCHEMA_VERSION};
 
 /// The rows spread over the shards: 200,000, or `KEYSET_BENCH_SHARD_ROWS`.
 pub fn rows() -> i64 {
@@ -24,29 +23,11 @@ pub fn place(id: i64, n: i64) -> i64 {
 /// `n` SQLite databases holding posts 1..=rows between them (ties and shuffled ids as in the depth
 /// bench's table), each with the model's index.
 pub fn sqlite(rows: i64, n: i64) -> Vec<SqliteConnection> {
-    let slots = rows / TIE_GROUP;
     (0..n)
         .map(|shard| {
             let count = (1..=rows).filter(|&id| place(id, n) == shard).count() as i64;
-            let statements = [
-                "CREATE TABLE bench_posts (
-                    id INTEGER PRIMARY KEY NOT NULL,
-                    created_at TIMESTAMP NOT NULL,
-                    author_id BIGINT NOT NULL,
-                    title TEXT NOT NULL
-                )"
-                .into(),
-                format!(
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows})
-                     INSERT INTO bench_posts
-                     SELECT i, datetime(1700000000 + (i * 7919) % {slots}, 'unixepoch'), 1 + i % 100, 'post ' || i
-                     FROM n WHERE (i * 2654435761) % {n} = {shard}"
-                ),
-                seed::index(Backend::Sqlite),
-                "ANALYZE".into(),
-                seed::META.into(),
-                format!("INSERT INTO bench_meta VALUES ({SCHEMA_VERSION}, {count})"),
-            ];
+            let only = format!("WHERE (i * 2654435761) % {n} = {shard}");
+            let statements = seed::sqlite_statements(rows, &only, count);
             let stem = format!("shard-v{SCHEMA_VERSION}-{rows}-{shard}-of-{n}");
             seed::sqlite_database(&stem, count, seed::valid, &statements)
         })
