@@ -18,11 +18,15 @@ struct Article {
 
 struct ArticleCursor;
 
-// Named orders: the enum of the orders is `<Model>Order`.
+// Named orders: the enum of the orders is `<Model>Order`; the user's type comes first.
 mod ranked {
     use keyset_runtime::Keyset;
 
     use super::articles;
+
+    pub enum ArticleOrder {
+        Newest,
+    }
 
     #[derive(Keyset)]
     #[keyset(order(top: score desc, id desc))]
@@ -31,10 +35,23 @@ mod ranked {
         id: i64,
         score: i32,
     }
+}
 
-    pub enum ArticleOrder {
-        Newest,
+// A name given with `cursor = ..` that is taken too.
+mod renamed {
+    use keyset_runtime::Keyset;
+
+    use super::articles;
+
+    #[derive(Keyset)]
+    #[keyset(cursor = ArticleKey)]
+    struct Article {
+        #[sort(desc)]
+        #[tiebreaker]
+        id: i64,
     }
+
+    type ArticleKey = i64;
 }
 
 fn main() {}
