@@ -402,3 +402,75 @@ fn a_field_order_and_named_orders_under_a_listing_name() {
     assert!(query().paginate_by(AdminOrder::Hot, None, &admin_hot).is_ok());
     assert!(public().paginate_by(PublicOrder::Hot, None, &public_hot).is_ok());
 }
+
+/// `RenamedCursor` and `AdminOrder` are aliases of types with hidden names, so that a user type
+/// of the same name is one error (tests/ui/generated-name-taken.rs). Through them the types are
+/// built, matched and given impls as before, and `Debug` writes the name users write.
+#[test]
+fn generated_names_are_the_types_users_write() {
+    let cursor = RenamedCursor { kind: "a".to_owned(), published: 3, post_id: 7 };
+    let RenamedCursor { kind, published, post_id } = cursor.clone();
+    assert_eq!((kind.as_str(), published, post_id), ("a", 3, 7));
+    assert_eq!(cursor, elsewhere::cursor());
+    assert_eq!(cursor.label(), "a/7");
+    assert_eq!(format!("{cursor:?}"), r#"RenamedCursor { kind: "a", published: 3, post_id: 7 }"#);
+    let cursor = TolerantCursor { score: 1, r#type: "b".to_owned(), id: 2 };
+    assert_eq!(format!("{cursor:?}"), r#"TolerantCursor { score: 1, type: "b", id: 2 }"#);
+
+    let order: AdminOrder = "kind".parse().unwrap();
+    assert!(matches!(order, AdminOrder::Kind));
+    assert_eq!(format!("{order:?} {order}"), "Kind kind");
+    assert_eq!(AdminOrder::default(), AdminOrder::Hot);
+    assert_eq!(serde_json::to_string(&order).unwrap(), r#""kind""#);
+    assert_eq!(serde_json::from_str::<AdminOrder>(r#""hot""#).unwrap(), AdminOrder::Hot);
+}
+
+impl RenamedCursor {
+    fn label(&self) -> String {
+        format!("{}/{}", self.kind, self.post_id)
+    }
+}
+
+mod elsewhere {
+    use super::*;
+
+    pub fn cursor() -> RenamedCursor {
+        RenamedCursor { kind: "a".to_owned(), published: 3, post_id: 7 }
+    }
+}
+
+/// A model declared in a function, with a key of a type declared there too: the generated
+/// types and their aliases are items of the function's block.
+#[test]
+fn a_model_declared_in_a_function() {
+    type Score = i32;
+
+    #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+    #[diesel(table_name = posts)]
+    #[keyset(order(newest: created desc, id desc))]
+    struct Local {
+        #[sort(desc)]
+        score: Score,
+        #[sort(desc)]
+        #[tiebreaker]
+        id: i64,
+        created: i64,
+    }
+
+    let cursor = LocalCursor { score: 2, id: 3 };
+    assert_eq!(format!("{cursor:?}"), "LocalCursor { score: 2, id: 3 }");
+    let mut conn = seeded();
+    let top = posts::table
+        .order((posts::score.desc(), posts::id.desc()))
+        .select(Local::as_select())
+        .load(&mut conn)
+        .unwrap();
+    check(&mut conn, &top, || posts::table.select(Local::as_select()));
+    let newest = posts::table
+        .order((posts::created.desc(), posts::id.desc()))
+        .select(Local::as_select())
+        .load(&mut conn)
+        .unwrap();
+    let query = || posts::table.select(Local::as_select());
+    assert_eq!(walk_by(&mut conn, query, (LocalOrder::Newest, None), 7), newest);
+}

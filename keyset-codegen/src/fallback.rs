@@ -5,11 +5,11 @@
 //! (a field's type against its column), so that those mistakes are reported in the same compile.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::DeriveInput;
 
-use crate::expand;
-use crate::model::{Model, SortKey};
+use crate::expand::{self, hidden_import, public_name};
+use crate::model::{default_name, hidden_name, Model, SortKey};
 
 pub fn fallback(input: &DeriveInput, model: Option<Model>) -> TokenStream {
     match model {
@@ -18,10 +18,10 @@ pub fn fallback(input: &DeriveInput, model: Option<Model>) -> TokenStream {
             // A name given to a generated type that is another type's too is already an error;
             // defining it would add rustc's "defined multiple times".
             if model.cursor == *model.ident || model.cursor == model.order_enum {
-                model.cursor = format_ident!("{}Cursor", model.ident);
+                model.cursor = default_name(model.ident, "Cursor");
             }
             if model.order_enum == *model.ident {
-                model.order_enum = format_ident!("{}Order", model.ident);
+                model.order_enum = default_name(model.ident, "Order");
             }
             let keys: Vec<&SortKey> =
                 model.keys.iter().filter(|key| key.not_a_column.is_none()).collect();
@@ -43,43 +43,57 @@ fn without_keys(input: &DeriveInput) -> TokenStream {
     let rt = quote!(::keyset_runtime::__private);
     let ident = &input.ident;
     let vis = &input.vis;
-    let cursor = format_ident!("{}Cursor", ident);
+    let cursor = default_name(ident, "Cursor");
+    let hidden = hidden_name(ident, "Cursor");
     // `Keyset` is `'static`: a bound that holds the impl well-formed, so it adds no error of its
     // own to the one that the struct is generic.
     let mut generics = input.generics.clone();
     generics.make_where_clause().predicates.push(syn::parse_quote!(Self: 'static));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let definition = |name: &syn::Ident| {
+        quote! {
+            #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+            #vis struct #name {}
+        }
+    };
+    let definition = public_name(vis, &hidden, &cursor, &quote!(), definition);
+    let hidden = hidden_import(&hidden, &cursor);
     quote! {
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
-        #vis struct #cursor {}
+        #definition
 
-        #[automatically_derived]
-        impl #rt::CursorValue for #cursor {
-            fn write(&self, _: &mut #rt::Writer) {}
+        const _: () = {
+            #hidden
 
-            fn read(_: &mut #rt::Reader<'_>) -> ::core::result::Result<Self, #rt::CursorError> {
-                ::core::result::Result::Ok(#cursor {})
-            }
-        }
+            #[automatically_derived]
+            impl #rt::CursorValue for #cursor {
+                fn write(&self, _: &mut #rt::Writer) {}
 
-        #[automatically_derived]
-        impl #impl_generics #rt::Keyset for #ident #ty_generics #where_clause {
-            type Cursor = #cursor;
-            type Columns = #rt::End;
-            type Keys = #rt::End;
-            const SORT_ORDER: &'static str = "";
-
-            fn cursor(&self) -> #cursor {
-                #cursor {}
+                fn read(
+                    _: &mut #rt::Reader<'_>,
+                ) -> ::core::result::Result<Self, #rt::CursorError> {
+                    ::core::result::Result::Ok(#cursor {})
+                }
             }
 
-            fn columns() -> Self::Columns {
-                #rt::End
-            }
+            #[automatically_derived]
+            impl #impl_generics #rt::Keyset for #ident #ty_generics #where_clause {
+                type Cursor = #cursor;
+                type Columns = #rt::End;
+                type Keys = #rt::End;
+                const SORT_ORDER: &'static str = "";
 
-            fn keys(_: #cursor) -> Self::Keys {
-                #rt::End
+                fn cursor(&self) -> #cursor {
+                    #cursor {}
+                }
+
+                fn columns() -> Self::Columns {
+                    #rt::End
+                }
+
+                fn keys(_: #cursor) -> Self::Keys {
+                    #rt::End
+                }
             }
-        }
+        };
     }
 }

@@ -135,9 +135,12 @@
 //!
 //! # Generated names
 //!
-//! The derive defines `<Model>Cursor` and, with named orders, `<Model>Order` beside the model.
-//! When the module already has a type of that name, rustc reports that the name is defined
-//! multiple times (and then what the generated code finds wrong with the other type): name the
+//! The derive defines `<Model>Cursor` and, with named orders, `<Model>Order` beside the model:
+//! each an alias of the generated type, which is defined as `__<Model>Cursor` or
+//! `__<Model>Order` (the names rustc writes in type errors). Through the alias the type is built,
+//! matched and given impls as a struct or enum of that name (`ArticleSort::Top`, though a type
+//! alias cannot be imported from: no `use ArticleSort::*`). When the module already has a type of
+//! that name, rustc reports it once, as defined multiple times, at the struct's name: name the
 //! generated ones with `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` instead.
 //!
 //! ```

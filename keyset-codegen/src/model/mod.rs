@@ -2,6 +2,7 @@
 //! on which column of which table. Built from the `DeriveInput`, recording every attribute error
 //! on the way so that all of them are reported together.
 
+use proc_macro2::Span;
 use quote::format_ident;
 use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
@@ -20,8 +21,11 @@ pub struct Model<'a> {
     pub generics: &'a syn::Generics,
     /// The Diesel table module, e.g. `posts` or `schema::posts`.
     pub table: syn::Path,
-    /// The generated cursor struct, `<Model>Cursor`, or as `#[keyset(cursor = ..)]` names it.
+    /// The public name of the generated cursor struct, `<Model>Cursor`, or as
+    /// `#[keyset(cursor = ..)]` names it: an alias of `cursor_hidden` (see `expand::public_name`).
     pub cursor: Ident,
+    /// The name the cursor struct is defined under, `__<Model>Cursor` (see `hidden_name`).
+    pub cursor_hidden: Ident,
     /// `#[keyset(cursor = ..)]` and `#[keyset(order_enum = ..)]` were given: the rules about
     /// these names apply.
     pub cursor_named: bool,
@@ -31,9 +35,11 @@ pub struct Model<'a> {
     pub keys: Vec<SortKey<'a>>,
     /// The named orders of `#[keyset(order(..))]`, in declaration order.
     pub orders: Vec<NamedOrder<'a>>,
-    /// The generated enum naming the orders, `<Model>Order`, or as `#[keyset(order_enum = ..)]`
-    /// names it.
+    /// The public name of the generated enum naming the orders, `<Model>Order`, or as
+    /// `#[keyset(order_enum = ..)]` names it: an alias of `order_enum_hidden`.
     pub order_enum: Ident,
+    /// The name the enum is defined under, `__<Model>Order`.
+    pub order_enum_hidden: Ident,
     /// How many `order(..)` the struct declares, those in error included.
     pub declared_orders: usize,
     /// `#[keyset(max_token_len = ..)]`: the longest token of the listing, when not the default.
@@ -217,10 +223,12 @@ impl<'a> Model<'a> {
             table,
             cursor_named: options.cursor.is_some(),
             order_enum_named: options.order_enum.is_some(),
-            cursor: options.cursor.unwrap_or_else(|| format_ident!("{}Cursor", input.ident)),
+            cursor: options.cursor.unwrap_or_else(|| default_name(&input.ident, "Cursor")),
+            cursor_hidden: hidden_name(&input.ident, "Cursor"),
             keys,
             orders,
-            order_enum: options.order_enum.unwrap_or_else(|| format_ident!("{}Order", input.ident)),
+            order_enum: options.order_enum.unwrap_or_else(|| default_name(&input.ident, "Order")),
+            order_enum_hidden: hidden_name(&input.ident, "Order"),
             declared_orders: options.declared_orders,
             max_token_len: options.max_token_len,
             listing: options.listing.map(|name| name.value()),
@@ -290,6 +298,21 @@ impl SortKey<'_> {
         });
         (direction, nulls)
     }
+}
+
+/// `<Model>Cursor` or `<Model>Order`: the default public name of a generated type, located at the
+/// struct's name, so that rustc's "defined multiple times" for a user type of that name points at
+/// the struct that generates it.
+pub fn default_name(ident: &Ident, suffix: &str) -> Ident {
+    format_ident!("{}{}", ident, suffix, span = Span::call_site().located_at(ident.span()))
+}
+
+/// `__<Model>Cursor` or `__<Model>Order`: the name a generated type is defined under, which no
+/// user type takes, and which the model's name keeps apart from other models' in one module, even
+/// when two of them are given one public name. rustc writes it in type errors, where it reads as
+/// the public name, `<Model>Cursor`, would.
+pub fn hidden_name(ident: &Ident, suffix: &str) -> Ident {
+    format_ident!("__{}{}", ident, suffix)
 }
 
 /// Diesel's rule for a struct without `#[diesel(table_name = ..)]`: `BlogPost` → `blog_posts`.
