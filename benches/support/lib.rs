@@ -5,6 +5,8 @@
 
 pub mod join_pages;
 pub mod measure;
+pub mod order_pages;
+pub mod order_seed;
 pub mod pages;
 pub mod schema;
 pub mod seed;

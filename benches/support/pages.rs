@@ -186,6 +186,14 @@ pub type RowValueQuery = Limit<
 pub struct LiteralLimit<Q>(Q, i64);
 
 #[cfg(feature = "postgres")]
+impl<Q> LiteralLimit<Q> {
+    /// `<query> LIMIT <limit>`, the limit written into the SQL.
+    pub fn new(query: Q, limit: i64) -> Self {
+        LiteralLimit(query, limit)
+    }
+}
+
+#[cfg(feature = "postgres")]
 impl<Q: diesel::query_builder::Query> diesel::query_builder::Query for LiteralLimit<Q> {
     type SqlType = Q::SqlType;
 }

@@ -135,3 +135,69 @@ pub struct Author {
     pub id: i64,
     pub name: String,
 }
+
+diesel::table! {
+    /// The orders bench's 1,000,000 posts: `bench_posts`' rows (the same ids, timestamps tying in
+    /// groups of 100, authors and titles) and `published_at`, the post's `created_at` or NULL for
+    /// a draft (one post in seven, spread over every tie group). Indexed only as the three models
+    /// below need ([`crate::order_seed::indexes`]).
+    bench_orders (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+        published_at -> Nullable<Timestamp>,
+        author_id -> BigInt,
+        title -> Text,
+    }
+}
+
+diesel::table! {
+    /// [`bench_meta`] for the orders bench's table.
+    bench_orders_meta (schema_version) {
+        schema_version -> Integer,
+        row_count -> BigInt,
+    }
+}
+
+/// Uniform directions: newest first, the newest id first among ties.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_orders)]
+pub struct Newest {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub published_at: Option<NaiveDateTime>,
+    pub author_id: i64,
+    pub title: String,
+}
+
+/// Mixed directions: newest first, the oldest id first among ties (no row value expresses it).
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_orders)]
+pub struct NewestOldId {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(asc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub published_at: Option<NaiveDateTime>,
+    pub author_id: i64,
+    pub title: String,
+}
+
+/// A nullable leading key: published posts newest first, the drafts (NULL) after them, newest
+/// id first among ties. NULLs last descending is SQLite's and MariaDB's own placement, so their
+/// indexes serve it without a NULLS clause; PostgreSQL's index declares it.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_orders)]
+pub struct Published {
+    #[sort(desc, nulls = last)]
+    pub published_at: Option<NaiveDateTime>,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub author_id: i64,
+    pub title: String,
+}

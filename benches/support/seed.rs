@@ -9,6 +9,7 @@
 //!
 //! The joins bench's tables ([`joins_sqlite`] and the like) are smaller and separate: 100,000
 //! posts (`KEYSET_BENCH_JOIN_ROWS`) tying as above, by 1,000 authors, with their own meta table.
+//! So is the orders bench's ([`crate::order_seed`]).
 //!
 //! A table is valid when its `bench_meta` row, written last, holds this [`SCHEMA_VERSION`] and the
 //! row count, and `COUNT(*)` agrees: an interrupted or outdated build is dropped and rebuilt.
@@ -63,7 +64,7 @@ where
 }
 
 /// Runs the statements one by one (PostgreSQL refuses `VACUUM` in a multi-statement string).
-fn run<C: Connection>(conn: &mut C, backend: &str, rows: i64, statements: &[String]) {
+pub(crate) fn run<C: Connection>(conn: &mut C, backend: &str, rows: i64, statements: &[String]) {
     eprintln!("building the {backend} benchmark table: {rows} rows (once; reused while valid)");
     let started = Instant::now();
     for statement in statements {
@@ -359,3 +360,4 @@ pub fn joins_mysql(url: &str) -> MysqlConnection {
     }
     conn
 }
+

@@ -1,0 +1,477 @@
+//! Three orders over one table of 1,000,000 posts (`bench_orders`, see
+//! `keyset_benches::order_seed`): uniform directions (`created_at DESC, id DESC`), mixed
+//! (`created_at DESC, id ASC`) and a nullable leading key (`published_at DESC NULLS LAST, id
+//! DESC`, one post in seven a draft). For each order and engine, through the public API: the first
+//! page and the deepest pages, at a cursor inside its tie group and at one that ends it (for the
+//! nullable key: deep in the values, at the last value, which the drafts follow, and deep in the
+//! drafts); beside them the expert's page written by hand for that order (`.limit(21)` bound; on
+//! PostgreSQL also with a literal `LIMIT 21`) and a bare primary-key page. SQLite always;
+//! PostgreSQL and MariaDB with the `postgres` / `mysql` features (their server must answer).
+//!
+//! ```sh
+//! cargo bench -p keyset-benches --bench orders           # SQLite, results in target/keyset-bench/
+//! cargo bench -p keyset-benches --bench orders --features postgres,mysql
+//! ```
+//!
+//! Before timing, every page is checked against `LIMIT/OFFSET`, and every statement it runs is
+//! recorded (Diesel's instrumentation), matched to one built from the model's seek, tie levels or
+//! NULL regions, and explained with `keyset_runtime::plan`; so are the expert's and the
+//! primary-key statements. A statement that is not an index seek is reported in the plans table,
+//! not hidden. The ratios come from one interleaved run per engine and order.
+//!
+//! Writes `orders.csv` and `orders-ratios.csv` into `KEYSET_BENCH_OUT` (default
+//! `<target>/keyset-bench/`) and `orders.md` (every table) into `<target>/keyset-bench/`.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion};
+use diesel::Connection;
+use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::order_pages::{self as pages, Candidate};
+use keyset_benches::order_seed;
+use keyset_benches::pages::PAGE;
+use keyset_benches::schema::{Newest, NewestOldId, Published};
+use keyset_runtime::plan::PlanError;
+use keyset_runtime::{Keyset, Page, PageRequest};
+
+/// One order's pages on a backend whose connection is `C`.
+struct Order<C, M: Keyset> {
+    name: &'static str,
+    /// Whether the leading key is nullable (the drafts follow the values).
+    nullable: bool,
+    page: fn(&mut C, &PageRequest) -> Page<M>,
+    window: fn(&mut C, i64, i64) -> Vec<M>,
+    ties: fn(&M, &M) -> bool,
+    id: fn(&M) -> i64,
+    candidates: fn(&M::Cursor) -> Vec<Candidate<C>>,
+    expert_shape: &'static str,
+    expert: fn(&mut C, &M::Cursor) -> Vec<M>,
+    expert_candidate: fn(&M::Cursor) -> Candidate<C>,
+    /// PostgreSQL: the expert's page with a literal `LIMIT`.
+    literal: Option<(fn(&mut C, &M::Cursor) -> Vec<M>, fn(&M::Cursor) -> Candidate<C>)>,
+}
+
+struct Backend<C> {
+    name: &'static str,
+    conn: C,
+    newest: Order<C, Newest>,
+    mixed: Order<C, NewestOldId>,
+    published: Order<C, Published>,
+    pk: fn(&mut C, i64) -> usize,
+    pk_candidate: fn(i64) -> Candidate<C>,
+    /// The most the API page may cost, as a ratio of the expert's bound-`LIMIT` page.
+    expert_target: f64,
+}
+
+/// A page measured: where, the request, the rows it must return, and the cursor it follows.
+struct Position<M: Keyset> {
+    label: &'static str,
+    depth: i64,
+    request: PageRequest,
+    cursor: Option<M::Cursor>,
+    expected: Vec<M>,
+    /// Whether the expert's page is timed at this cursor.
+    expert: bool,
+}
+
+/// What is timed, in turn.
+#[derive(Clone, Copy)]
+enum Job {
+    Api(usize),
+    Expert(usize),
+    Literal(usize),
+    Pk(i64),
+}
+
+#[derive(Default)]
+struct Results {
+    /// `backend,order,page,depth,statements,criterion_us,interleaved_us`
+    csv: String,
+    pages: String,
+    plans: String,
+    ratios: Ratios,
+}
+
+fn main() {
+    let mut criterion = Criterion::default().without_plots().configure_from_args();
+    let mut results = Results::default();
+    let load_before = load_average();
+
+    run(&mut criterion, sqlite(), &mut results);
+    #[cfg(feature = "postgres")]
+    run(&mut criterion, postgres(), &mut results);
+    #[cfg(feature = "mysql")]
+    run(&mut criterion, mysql(), &mut results);
+
+    criterion.final_summary();
+    if results.ratios.0.is_empty() {
+        return; // `--test`, or everything filtered out: nothing measured, nothing to write
+    }
+    let out = keyset_benches::out_dir();
+    let header = "backend,order,page,depth,statements,criterion_median_us,interleaved_median_us\n";
+    measure::write(&out, "orders.csv", &format!("{header}{}", results.csv));
+    measure::write(&out, "orders-ratios.csv", &results.ratios.csv());
+    let markdown = format!(
+        "{} rows, pages of {PAGE} (each statement fetches {}); load average (1, 5, 15 min) at \
+         the start {load_before}, at the end {}. Medians in µs; `statements` is how many the \
+         API page ran.\n\n\
+         | backend | order | page | depth | statements | criterion | interleaved |\n\
+         |---|---|---|---:|---:|---:|---:|\n{}\n{}\n\
+         Every statement timed, explained before timing:\n\n\
+         | backend | order | page | statement | plan |\n|---|---|---|---|---|\n{}",
+        keyset_benches::seed::rows(),
+        PAGE + 1,
+        load_average(),
+        results.pages,
+        results.ratios.markdown("backend, order"),
+        results.plans,
+    );
+    measure::write(&keyset_benches::work_dir(), "orders.md", &markdown);
+    println!("\n{markdown}");
+}
+
+/// `/proc/loadavg`'s first three fields, or `?` where there is none.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(", "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn run<C: Connection>(criterion: &mut Criterion, backend: Backend<C>, results: &mut Results) {
+    let Backend { name, mut conn, newest, mixed, published, pk, pk_candidate, expert_target } =
+        backend;
+    let conn = &mut conn;
+    let ctx = (name, pk, pk_candidate, expert_target);
+    order(criterion, conn, ctx, newest, results);
+    order(criterion, conn, ctx, mixed, results);
+    order(criterion, conn, ctx, published, results);
+}
+
+type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64);
+
+/// Where the pages of `order` start, found in its rows by `LIMIT/OFFSET`.
+fn positions<C, M: Keyset + Clone + PartialEq>(conn: &mut C, order: &Order<C, M>) -> Vec<Position<M>> {
+    let rows = keyset_benches::seed::rows();
+    assert!(rows % 100 == 0 && rows >= 10_000, "KEYSET_BENCH_ROWS: a multiple of 100, 10,000 at least");
+    let at = |label, window: &[M], offset: i64, i: usize, expert| Position {
+        label,
+        depth: offset + i as i64 + 1,
+        request: pages::after::<M>(&window[i].cursor()),
+        cursor: Some(window[i].cursor()),
+        expected: window[i + 1..=i + PAGE as usize].to_vec(),
+        expert,
+    };
+    let first = Position {
+        label: "first page",
+        depth: 0,
+        request: PageRequest::first(PAGE),
+        cursor: None,
+        expected: (order.window)(conn, 0, i64::from(PAGE)),
+        expert: false,
+    };
+    // The last 230 rows: the cursor is the last one that 30 rows follow (as in the depth bench)
+    // and that 21 rows of its own tie group follow (on SQLite one statement, its own level).
+    let offset = rows - 230;
+    let end = (order.window)(conn, offset, 230);
+    let inside = (0..end.len() - 30)
+        .rev()
+        .find(|&i| (1..=21).all(|k| (order.ties)(&end[i], &end[i + k])))
+        .expect("a cursor inside its tie group");
+    if !order.nullable {
+        // The last cursor that ends its tie group (on SQLite: an empty level, then the next).
+        let ends = (0..end.len() - 30)
+            .rev()
+            .find(|&i| !(order.ties)(&end[i], &end[i + 1]))
+            .expect("a cursor ending its tie group");
+        return vec![
+            first,
+            at("deepest: cursor inside its tie group", &end, offset, inside, true),
+            at("deepest: cursor ends its tie group", &end, offset, ends, true),
+        ];
+    }
+    // The drafts follow the last value, at `values`.
+    let values = rows - rows / order_seed::DRAFT_EVERY;
+    let start = values - 230;
+    let near = (order.window)(conn, start, 260);
+    let last = (values - start - 1) as usize;
+    assert!(!(order.ties)(&near[last], &near[last + 1]), "the last value is at {values}");
+    assert!((order.ties)(&near[last + 1], &near[last + 2]), "drafts follow the values");
+    let in_values = (0..last - 21)
+        .rev()
+        .find(|&i| (1..=21).all(|k| (order.ties)(&near[i], &near[i + k])))
+        .expect("a cursor inside a tie group of the values");
+    vec![
+        first,
+        at("deep in the values: cursor inside its tie group", &near, start, in_values, false),
+        at("cursor is the last value: the drafts follow", &near, start, last, false),
+        at("deepest: a draft's cursor, inside the drafts", &end, offset, inside, true),
+    ]
+}
+
+fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
+    criterion: &mut Criterion,
+    conn: &mut C,
+    (name, pk, pk_candidate, expert_target): Context<C>,
+    order: Order<C, M>,
+    results: &mut Results,
+) {
+    let positions = positions(conn, &order);
+    let subject = format!("{name}, {}", order.name);
+
+    // Each page returns the rows OFFSET does, and every statement it runs is explained.
+    let mut statements = Vec::new();
+    let mut plan = |page: &str, candidate: &Candidate<C>, conn: &mut C| {
+        let verdict = verdict(&candidate.name, (candidate.explain)(conn));
+        eprintln!("{subject}, {page}, {}: {verdict}", candidate.name);
+        let _ = writeln!(
+            results.plans,
+            "| {name} | {} | {page} | {} | {verdict} |",
+            order.name, candidate.name
+        );
+    };
+    let deepest = positions.iter().rev().find_map(|p| p.cursor.clone()).expect("a deep cursor");
+    for position in &positions {
+        let (page, ran) = pages::recorded(conn, |conn| (order.page)(conn, &position.request));
+        assert_eq!(page.items, position.expected, "{subject}: {} differs from OFFSET", position.label);
+        assert!(page.next_cursor.is_some(), "{subject}: a page follows {}", position.label);
+        let candidates = (order.candidates)(position.cursor.as_ref().unwrap_or(&deepest));
+        for statement in &ran {
+            let sql = pages::sql_only(statement);
+            let Some(candidate) = candidates.iter().find(|c| c.sql == sql) else {
+                panic!("{subject}, {}: a statement this bench does not know: {statement}", position.label);
+            };
+            plan(position.label, candidate, conn);
+        }
+        statements.push(ran.len());
+        if let (true, Some(cursor)) = (position.expert, &position.cursor) {
+            let hand = (order.expert)(conn, cursor);
+            assert_eq!(hand[..PAGE as usize], position.expected[..], "{subject}: the expert's page differs");
+            plan(position.label, &(order.expert_candidate)(cursor), conn);
+            if let Some((literal, candidate)) = order.literal {
+                assert_eq!(literal(conn, cursor), hand, "{subject}: the literal-LIMIT page differs");
+                plan(position.label, &candidate(cursor), conn);
+            }
+        }
+    }
+    let below = (order.id)(&positions[1].expected[0]) + 1;
+    assert_eq!(pk(conn, below), PAGE as usize + 1, "{subject}: the primary-key page is full");
+    plan("primary-key page", &pk_candidate(below), conn);
+
+    // The contenders: every page through the API, the expert's where it is written, the
+    // primary-key page.
+    let mut jobs: Vec<(String, Job)> = Vec::new();
+    for (i, position) in positions.iter().enumerate() {
+        jobs.push((format!("API: {}", position.label), Job::Api(i)));
+    }
+    for (i, position) in positions.iter().enumerate().filter(|(_, p)| p.expert) {
+        jobs.push((format!("expert ({}): {}", order.expert_shape, position.label), Job::Expert(i)));
+        if order.literal.is_some() {
+            jobs.push((format!("expert, literal LIMIT: {}", position.label), Job::Literal(i)));
+        }
+    }
+    jobs.push(("primary-key page".into(), Job::Pk(below)));
+    let run_job = |conn: &mut C, job: Job| match job {
+        Job::Api(i) => drop(std::hint::black_box((order.page)(conn, &positions[i].request))),
+        Job::Expert(i) => {
+            let cursor = positions[i].cursor.as_ref().expect("a cursor");
+            drop(std::hint::black_box((order.expert)(conn, cursor)))
+        }
+        Job::Literal(i) => {
+            let cursor = positions[i].cursor.as_ref().expect("a cursor");
+            let literal = order.literal.expect("a literal page").0;
+            drop(std::hint::black_box(literal(conn, cursor)))
+        }
+        Job::Pk(below) => drop(std::hint::black_box(pk(conn, below))),
+    };
+
+    let mut group =
+        Group::new(criterion.benchmark_group(format!("{name} {} page", order.name)), 20);
+    group.settings().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    let medians: Vec<Option<f64>> = jobs
+        .iter()
+        .map(|(label, job)| group.bench(BenchmarkId::from_parameter(label), || run_job(conn, *job)))
+        .collect();
+    group.finish();
+    let interleaved: Vec<Option<f64>> = if medians.iter().any(Option::is_none) {
+        vec![None; jobs.len()] // criterion did not measure (`--test`, or a filter): neither do we
+    } else {
+        eprintln!("{subject}: interleaving {} pages for 10 s", jobs.len());
+        let labels: Vec<&str> = jobs.iter().map(|(label, _)| label.as_str()).collect();
+        let m = measure::interleaved(&labels, Duration::from_secs(10), |i| run_job(conn, jobs[i].1));
+        m.into_iter().map(Some).collect()
+    };
+
+    let us = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.1}", ns / 1e3));
+    for (k, (label, job)) in jobs.iter().enumerate() {
+        let (depth, ran) = match *job {
+            Job::Api(i) => (positions[i].depth.to_string(), statements[i].to_string()),
+            Job::Expert(i) | Job::Literal(i) => (positions[i].depth.to_string(), "1".into()),
+            Job::Pk(_) => (String::new(), "1".into()),
+        };
+        let (crit, inter) = (us(medians[k]), us(interleaved[k]));
+        let _ = writeln!(results.csv, "{name},{},{label},{depth},{ran},{crit},{inter}", order.name);
+        let _ = writeln!(
+            results.pages,
+            "| {name} | {} | {label} | {depth} | {ran} | {crit} | {inter} |",
+            order.name
+        );
+    }
+
+    let of = |wanted: &dyn Fn(Job) -> bool| {
+        jobs.iter().position(|(_, job)| wanted(*job)).and_then(|k| interleaved[k])
+    };
+    let first = of(&|job| matches!(job, Job::Api(0)));
+    let ratios = &mut results.ratios;
+    for (i, position) in positions.iter().enumerate().skip(1) {
+        let api = of(&|job| matches!(job, Job::Api(j) if j == i));
+        let (depth, ran) = (position.depth, statements[i]);
+        let what = format!("{} (depth {depth}, {ran} statement{})", position.label, plural(ran));
+        ratios.add(&subject, &format!("{what} / first page"), api, first, Target::AtMost(1.1));
+        if position.expert {
+            let hand = of(&|job| matches!(job, Job::Expert(j) if j == i));
+            let target = Target::AtMost(expert_target);
+            let ratio = format!("API / expert page ({}), {}", order.expert_shape, position.label);
+            ratios.add(&subject, &ratio, api, hand, target);
+            let literal = of(&|job| matches!(job, Job::Literal(j) if j == i));
+            let ratio = format!("API / expert page, literal LIMIT, {}", position.label);
+            ratios.add(&subject, &ratio, api, literal, Target::AtMost(1.0));
+        }
+    }
+    let deepest = of(&|job| matches!(job, Job::Api(j) if j == positions.len() - 1));
+    let pk = of(&|job| matches!(job, Job::Pk(_)));
+    ratios.add(&subject, "API deepest page / primary-key page", deepest, pk, Target::None);
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A plan in a few words: an index seek (and how), an index read from the start of its range,
+/// or what else it is. The first page and the drafts' region after the last value have no
+/// cursor bound to seek: read from the start of the index, or of its NULLs (`published_at IS
+/// NULL`: MariaDB's `ref` access), in index order, which the plan checks, wanting a seek, do not
+/// count as one; a sort there is still reported.
+fn verdict(statement: &str, plan: Result<Vec<String>, PlanError>) -> String {
+    let from_start = ["first page", "NULL region: the next"].contains(&statement);
+    match plan {
+        Ok(plan) => format!("index seek: {}", summary(&plan)),
+        Err(PlanError::NotASeek { reason, plan }) if from_start && !reason.contains("sorted") => {
+            format!("index read from the start of its range, no sort: {}", summary(&plan))
+        }
+        Err(PlanError::NotASeek { reason, plan }) => {
+            eprintln!("NOT AN INDEX SEEK ({statement}): {reason}\n{}", plan.join("\n"));
+            format!("**NOT AN INDEX SEEK**: {reason}: {}", summary(&plan))
+        }
+        Err(err) => panic!("{statement}: {err}"),
+    }
+}
+
+/// The lines of a plan that say how the table is read (MariaDB's JSON plans are long).
+fn summary(plan: &[String]) -> String {
+    const TELLING: &[&str] = &[
+        "SEARCH", "SCAN", "B-TREE", "Index", "Sort", "Filter", "\"access_type\"", "\"key\"",
+        "\"used_key_parts\"", "filesort", "_condition\"",
+    ];
+    let lines: Vec<String> = plan
+        .iter()
+        .map(|line| line.trim())
+        .filter(|line| TELLING.iter().any(|word| line.contains(word)))
+        .map(|line| line.replace('|', "\\|"))
+        .collect();
+    lines.join(" / ")
+}
+
+macro_rules! order {
+    ($pages:ident, $module:ident, $name:expr, $shape:expr, $literal:expr) => {
+        Order {
+            name: $name,
+            nullable: $name == NULLABLE,
+            page: $pages::$module::page,
+            window: $pages::$module::window,
+            ties: $pages::$module::ties,
+            id: |row| row.id,
+            candidates: $pages::$module::candidates,
+            expert_shape: $shape,
+            expert: $pages::$module::expert,
+            expert_candidate: $pages::$module::expert_candidate,
+            literal: $literal,
+        }
+    };
+}
+
+const UNIFORM: &str = "uniform (created_at DESC, id DESC)";
+const MIXED: &str = "mixed (created_at DESC, id ASC)";
+const NULLABLE: &str = "nullable leading (published_at DESC NULLS LAST, id DESC)";
+const OR_BOUND: &str = "OR + leading bound";
+const DRAFTS: &str = "published_at IS NULL AND id < ?";
+
+fn sqlite() -> Backend<diesel::SqliteConnection> {
+    use pages::sqlite;
+    Backend {
+        name: "SQLite",
+        conn: order_seed::sqlite(),
+        newest: order!(sqlite, newest, UNIFORM, OR_BOUND, None),
+        mixed: order!(sqlite, mixed, MIXED, OR_BOUND, None),
+        published: order!(sqlite, published, NULLABLE, DRAFTS, None),
+        pk: sqlite::pk,
+        pk_candidate: |below| sqlite::candidate("primary-key page", sqlite::pk_query(below)),
+        expert_target: 1.0,
+    }
+}
+
+#[cfg(feature = "postgres")]
+fn postgres() -> Backend<diesel::PgConnection> {
+    use pages::postgres;
+    use pages::postgres_literal as literal;
+    let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
+    Backend {
+        name: "PostgreSQL",
+        conn: order_seed::postgres(&url),
+        newest: order!(
+            postgres,
+            newest,
+            UNIFORM,
+            "row value",
+            Some((literal::newest, literal::newest_candidate))
+        ),
+        mixed: order!(
+            postgres,
+            mixed,
+            MIXED,
+            OR_BOUND,
+            Some((literal::mixed, literal::mixed_candidate))
+        ),
+        published: order!(
+            postgres,
+            published,
+            NULLABLE,
+            DRAFTS,
+            Some((literal::published, literal::published_candidate))
+        ),
+        pk: postgres::pk,
+        pk_candidate: |below| postgres::candidate("primary-key page", postgres::pk_query(below)),
+        // Issue 17's goal: the API's literal LIMIT gets generic plans, Diesel's bound one never.
+        expert_target: 0.85,
+    }
+}
+
+#[cfg(feature = "mysql")]
+fn mysql() -> Backend<diesel::MysqlConnection> {
+    use pages::mysql;
+    let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
+    Backend {
+        name: "MariaDB",
+        conn: order_seed::mysql(&url),
+        newest: order!(mysql, newest, UNIFORM, OR_BOUND, None),
+        mixed: order!(mysql, mixed, MIXED, OR_BOUND, None),
+        published: order!(mysql, published, NULLABLE, DRAFTS, None),
+        pk: mysql::pk,
+        pk_candidate: |below| mysql::candidate("primary-key page", mysql::pk_query(below)),
+        expert_target: 1.0,
+    }
+}
