@@ -3,8 +3,8 @@
 //! (`created_at DESC, id ASC`) and a nullable leading key (`published_at DESC NULLS LAST, id
 //! DESC`, one post in seven a draft). For each order and engine, through the public API: the first
 //! page and the deepest pages, at a cursor inside its tie group and at one that ends it (for the
-//! nullable key: deep in the values, at the last value, which the drafts follow, and deep in the
-//! drafts); beside them the expert's page written by hand for that order (`.limit(21)` bound; on
+//! nullable key: deep in the values, at the last value, which the drafts follow, half-way
+//! through the drafts and deep in them); beside them the expert's page written by hand for that order (`.limit(21)` bound; on
 //! PostgreSQL also with a literal `LIMIT 21`) and a bare primary-key page. SQLite always;
 //! PostgreSQL and MariaDB with the `postgres` / `mysql` features (their server must answer).
 //!
@@ -28,11 +28,11 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion};
 use diesel::Connection;
 use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::order_cursors;
 use keyset_benches::order_pages::{self as pages, Candidate};
 use keyset_benches::order_seed;
 use keyset_benches::pages::PAGE;
 use keyset_benches::schema::{Newest, NewestOldId, Published};
-use keyset_runtime::plan::PlanError;
 use keyset_runtime::{Keyset, Page, PageRequest};
 
 /// One order's pages on a backend whose connection is `C`.
@@ -62,17 +62,6 @@ struct Backend<C> {
     pk_candidate: fn(i64) -> Candidate<C>,
     /// The most the API page may cost, as a ratio of the expert's bound-`LIMIT` page.
     expert_target: f64,
-}
-
-/// A page measured: where, the request, the rows it must return, and the cursor it follows.
-struct Position<M: Keyset> {
-    label: &'static str,
-    depth: i64,
-    request: PageRequest,
-    cursor: Option<M::Cursor>,
-    expected: Vec<M>,
-    /// Whether the expert's page is timed at this cursor.
-    expert: bool,
 }
 
 /// What is timed, in turn.
@@ -150,65 +139,6 @@ fn run<C: Connection>(criterion: &mut Criterion, backend: Backend<C>, results: &
 
 type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64);
 
-/// Where the pages of `order` start, found in its rows by `LIMIT/OFFSET`.
-fn positions<C, M: Keyset + Clone + PartialEq>(conn: &mut C, order: &Order<C, M>) -> Vec<Position<M>> {
-    let rows = keyset_benches::seed::rows();
-    assert!(rows % 100 == 0 && rows >= 10_000, "KEYSET_BENCH_ROWS: a multiple of 100, 10,000 at least");
-    let at = |label, window: &[M], offset: i64, i: usize, expert| Position {
-        label,
-        depth: offset + i as i64 + 1,
-        request: pages::after::<M>(&window[i].cursor()),
-        cursor: Some(window[i].cursor()),
-        expected: window[i + 1..=i + PAGE as usize].to_vec(),
-        expert,
-    };
-    let first = Position {
-        label: "first page",
-        depth: 0,
-        request: PageRequest::first(PAGE),
-        cursor: None,
-        expected: (order.window)(conn, 0, i64::from(PAGE)),
-        expert: false,
-    };
-    // The last 230 rows: the cursor is the last one that 30 rows follow (as in the depth bench)
-    // and that 21 rows of its own tie group follow (on SQLite one statement, its own level).
-    let offset = rows - 230;
-    let end = (order.window)(conn, offset, 230);
-    let inside = (0..end.len() - 30)
-        .rev()
-        .find(|&i| (1..=21).all(|k| (order.ties)(&end[i], &end[i + k])))
-        .expect("a cursor inside its tie group");
-    if !order.nullable {
-        // The last cursor that ends its tie group (on SQLite: an empty level, then the next).
-        let ends = (0..end.len() - 30)
-            .rev()
-            .find(|&i| !(order.ties)(&end[i], &end[i + 1]))
-            .expect("a cursor ending its tie group");
-        return vec![
-            first,
-            at("deepest: cursor inside its tie group", &end, offset, inside, true),
-            at("deepest: cursor ends its tie group", &end, offset, ends, true),
-        ];
-    }
-    // The drafts follow the last value, at `values`.
-    let values = rows - rows / order_seed::DRAFT_EVERY;
-    let start = values - 230;
-    let near = (order.window)(conn, start, 260);
-    let last = (values - start - 1) as usize;
-    assert!(!(order.ties)(&near[last], &near[last + 1]), "the last value is at {values}");
-    assert!((order.ties)(&near[last + 1], &near[last + 2]), "drafts follow the values");
-    let in_values = (0..last - 21)
-        .rev()
-        .find(|&i| (1..=21).all(|k| (order.ties)(&near[i], &near[i + k])))
-        .expect("a cursor inside a tie group of the values");
-    vec![
-        first,
-        at("deep in the values: cursor inside its tie group", &near, start, in_values, false),
-        at("cursor is the last value: the drafts follow", &near, start, last, false),
-        at("deepest: a draft's cursor, inside the drafts", &end, offset, inside, true),
-    ]
-}
-
 fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     criterion: &mut Criterion,
     conn: &mut C,
@@ -216,13 +146,17 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     order: Order<C, M>,
     results: &mut Results,
 ) {
-    let positions = positions(conn, &order);
+    let positions = order_cursors::positions(
+        |offset, rows| (order.window)(conn, offset, rows),
+        order.ties,
+        order.nullable,
+    );
     let subject = format!("{name}, {}", order.name);
 
     // Each page returns the rows OFFSET does, and every statement it runs is explained.
     let mut statements = Vec::new();
     let mut plan = |page: &str, candidate: &Candidate<C>, conn: &mut C| {
-        let verdict = verdict(&candidate.name, (candidate.explain)(conn));
+        let verdict = order_cursors::verdict(&candidate.name, (candidate.explain)(conn));
         eprintln!("{subject}, {page}, {}: {verdict}", candidate.name);
         let _ = writeln!(
             results.plans,
@@ -233,23 +167,38 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let deepest = positions.iter().rev().find_map(|p| p.cursor.clone()).expect("a deep cursor");
     for position in &positions {
         let (page, ran) = pages::recorded(conn, |conn| (order.page)(conn, &position.request));
-        assert_eq!(page.items, position.expected, "{subject}: {} differs from OFFSET", position.label);
+        assert_eq!(
+            page.items, position.expected,
+            "{subject}: {} differs from OFFSET",
+            position.label
+        );
         assert!(page.next_cursor.is_some(), "{subject}: a page follows {}", position.label);
         let candidates = (order.candidates)(position.cursor.as_ref().unwrap_or(&deepest));
         for statement in &ran {
             let sql = pages::sql_only(statement);
             let Some(candidate) = candidates.iter().find(|c| c.sql == sql) else {
-                panic!("{subject}, {}: a statement this bench does not know: {statement}", position.label);
+                panic!(
+                    "{subject}, {}: a statement this bench does not know: {statement}",
+                    position.label
+                );
             };
             plan(position.label, candidate, conn);
         }
         statements.push(ran.len());
         if let (true, Some(cursor)) = (position.expert, &position.cursor) {
             let hand = (order.expert)(conn, cursor);
-            assert_eq!(hand[..PAGE as usize], position.expected[..], "{subject}: the expert's page differs");
+            assert_eq!(
+                hand[..PAGE as usize],
+                position.expected[..],
+                "{subject}: the expert's page differs"
+            );
             plan(position.label, &(order.expert_candidate)(cursor), conn);
             if let Some((literal, candidate)) = order.literal {
-                assert_eq!(literal(conn, cursor), hand, "{subject}: the literal-LIMIT page differs");
+                assert_eq!(
+                    literal(conn, cursor),
+                    hand,
+                    "{subject}: the literal-LIMIT page differs"
+                );
                 plan(position.label, &candidate(cursor), conn);
             }
         }
@@ -287,7 +236,10 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
 
     let mut group =
         Group::new(criterion.benchmark_group(format!("{name} {} page", order.name)), 20);
-    group.settings().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    group
+        .settings()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     let medians: Vec<Option<f64>> = jobs
         .iter()
         .map(|(label, job)| group.bench(BenchmarkId::from_parameter(label), || run_job(conn, *job)))
@@ -298,7 +250,8 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     } else {
         eprintln!("{subject}: interleaving {} pages for 10 s", jobs.len());
         let labels: Vec<&str> = jobs.iter().map(|(label, _)| label.as_str()).collect();
-        let m = measure::interleaved(&labels, Duration::from_secs(10), |i| run_job(conn, jobs[i].1));
+        let m =
+            measure::interleaved(&labels, Duration::from_secs(10), |i| run_job(conn, jobs[i].1));
         m.into_iter().map(Some).collect()
     };
 
@@ -349,41 +302,6 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
-}
-
-/// A plan in a few words: an index seek (and how), an index read from the start of its range,
-/// or what else it is. The first page and the drafts' region after the last value have no
-/// cursor bound to seek: read from the start of the index, or of its NULLs (`published_at IS
-/// NULL`: MariaDB's `ref` access), in index order, which the plan checks, wanting a seek, do not
-/// count as one; a sort there is still reported.
-fn verdict(statement: &str, plan: Result<Vec<String>, PlanError>) -> String {
-    let from_start = ["first page", "NULL region: the next"].contains(&statement);
-    match plan {
-        Ok(plan) => format!("index seek: {}", summary(&plan)),
-        Err(PlanError::NotASeek { reason, plan }) if from_start && !reason.contains("sorted") => {
-            format!("index read from the start of its range, no sort: {}", summary(&plan))
-        }
-        Err(PlanError::NotASeek { reason, plan }) => {
-            eprintln!("NOT AN INDEX SEEK ({statement}): {reason}\n{}", plan.join("\n"));
-            format!("**NOT AN INDEX SEEK**: {reason}: {}", summary(&plan))
-        }
-        Err(err) => panic!("{statement}: {err}"),
-    }
-}
-
-/// The lines of a plan that say how the table is read (MariaDB's JSON plans are long).
-fn summary(plan: &[String]) -> String {
-    const TELLING: &[&str] = &[
-        "SEARCH", "SCAN", "B-TREE", "Index", "Sort", "Filter", "\"access_type\"", "\"key\"",
-        "\"used_key_parts\"", "filesort", "_condition\"",
-    ];
-    let lines: Vec<String> = plan
-        .iter()
-        .map(|line| line.trim())
-        .filter(|line| TELLING.iter().any(|word| line.contains(word)))
-        .map(|line| line.replace('|', "\\|"))
-        .collect();
-    lines.join(" / ")
 }
 
 macro_rules! order {

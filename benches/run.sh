@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmarks in one command: the depth sweep (keyset against OFFSET, and against hand-written
-# Diesel pages), the token codec, the joins (an order led by a joined column against the posts'
+# Diesel pages), the orders (uniform, mixed and nullable-leading, first and deepest pages against
+# the expert's), the token codec, the joins (an order led by a joined column against the posts'
 # own order) and the shards (a page merged over 1 to 8 SQLite files), then the plot.
 #
 #   bash benches/run.sh                  # SQLite, PostgreSQL and MariaDB: their servers must answer
@@ -8,11 +9,13 @@
 #
 # PostgreSQL and MariaDB are reached at PG_DATABASE_URL / MYSQL_DATABASE_URL (default: the services
 # on this machine, postgres://postgres@127.0.0.1:5432/test and mysql://root@127.0.0.1:3306/test),
-# where a table `bench_posts` of 1,000,000 rows (and the joins bench's `bench_join_posts` of 100,000
-# and `bench_authors`) is built on the first run and kept; SQLite's live in target/keyset-bench/.
-# Takes about 12 minutes on 2 cores (the first run a minute more).
+# where a table `bench_posts` of 1,000,000 rows (and the orders bench's `bench_orders` of 1,000,000,
+# the joins bench's `bench_join_posts` of 100,000 and `bench_authors`) is built on the first run
+# and kept; SQLite's live in target/keyset-bench/.
+# Takes about 18 minutes on 2 cores (the first run a few minutes more).
 #
-# Writes into docs/: depth.csv, pages.csv, depth-ratios.csv, token.csv, token-ratios.csv,
+# Writes into docs/: depth.csv, pages.csv, depth-ratios.csv, orders.csv, orders-ratios.csv,
+# token.csv, token-ratios.csv,
 # joins.csv, joins-ratios.csv, depth.png (the plot) and benchmarks.md (every table, with the date
 # and the machine). The plot needs matplotlib, installed into a venv under target/ on first use.
 # The compile-time cost of the derive is a separate command: bash benches/derive-cost.sh
@@ -23,9 +26,11 @@ features=${FEATURES-postgres,mysql}
 export KEYSET_BENCH_OUT=$root/docs
 work=$root/target/keyset-bench
 mkdir -p "$work" docs
-rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/token.md "$work"/joins.md "$work"/shards.md
+rm -f "$work"/depth.md "$work"/depth-ratios.md "$work"/orders.md "$work"/token.md "$work"/joins.md \
+    "$work"/shards.md
 
-cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench token --bench joins --bench shards
+cargo bench -p keyset-benches ${features:+--features "$features"} --bench depth --bench orders \
+    --bench token --bench joins --bench shards
 
 when=$(date -u '+%Y-%m-%d %H:%M UTC')
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
@@ -50,6 +55,10 @@ fi
     echo "## Ratios (medians of one interleaved run per backend)"
     echo
     cat "$work/depth-ratios.md"
+    echo
+    echo "## Orders: uniform, mixed and nullable-leading (\`--bench orders\`)"
+    echo
+    cat "$work/orders.md"
     echo
     echo "## Token codec against base64 of serde_json"
     echo

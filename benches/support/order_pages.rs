@@ -28,7 +28,9 @@ use keyset_runtime::{Direction, Keyset, PageRequest};
 
 use crate::pages::{FETCH, PAGE};
 use crate::schema::bench_orders::{self, created_at, id, published_at};
-use crate::schema::{Newest, NewestCursor, NewestOldId, NewestOldIdCursor, Published, PublishedCursor};
+use crate::schema::{
+    Newest, NewestCursor, NewestOldId, NewestOldIdCursor, Published, PublishedCursor,
+};
 
 /// A statement's plan check on a connection of type `C`.
 pub type Explain<C> = Box<dyn Fn(&mut C) -> Result<Vec<String>, PlanError>>;
@@ -56,7 +58,10 @@ pub fn sql_only(statement: &str) -> String {
 
 /// Runs `load` on `conn` and returns what it returned and the statements it ran, as Diesel's
 /// instrumentation shows them (SQL and bound values).
-pub fn recorded<C: Connection, R>(conn: &mut C, load: impl FnOnce(&mut C) -> R) -> (R, Vec<String>) {
+pub fn recorded<C: Connection, R>(
+    conn: &mut C,
+    load: impl FnOnce(&mut C) -> R,
+) -> (R, Vec<String>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&log);
     conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
@@ -142,7 +147,10 @@ macro_rules! levels {
         (1..=keys)
             .map(|level| {
                 let seek = $model::after($cursor).level(level);
-                candidate(&format!("tie level {level}"), $all.filter(seek).order($model::order_by()).limit(FETCH))
+                candidate(
+                    &format!("tie level {level}"),
+                    $all.filter(seek).order($model::order_by()).limit(FETCH),
+                )
             })
             .collect::<Vec<_>>()
     }};
@@ -183,7 +191,11 @@ macro_rules! model_pages {
             /// Keyset through the public API.
             pub fn page(conn: &mut Conn, request: &PageRequest) -> keyset_runtime::Page<$model> {
                 use keyset_runtime::Paginate;
-                all().paginate(request).expect("a valid request").load_page(conn).expect("the page loads")
+                all()
+                    .paginate(request)
+                    .expect("a valid request")
+                    .load_page(conn)
+                    .expect("the page loads")
             }
 
             /// `rows` rows in the model's order from `offset` on, by `LIMIT/OFFSET`.
@@ -199,7 +211,12 @@ macro_rules! model_pages {
 
             /// The expert's page after `cursor`, `LIMIT` bound.
             pub fn expert(conn: &mut Conn, cursor: &$cursor) -> Vec<$model> {
-                all().filter($filter(cursor)).order($order()).limit(FETCH).load(conn).expect("the page loads")
+                all()
+                    .filter($filter(cursor))
+                    .order($order())
+                    .limit(FETCH)
+                    .load(conn)
+                    .expect("the page loads")
             }
 
             /// The expert's statement and its plan check.
@@ -211,7 +228,10 @@ macro_rules! model_pages {
             pub fn candidates(cursor: &$cursor) -> Vec<Candidate<Conn>> {
                 let mut all_ = vec![
                     candidate("first page", all().order($model::order_by()).limit(FETCH)),
-                    candidate("single predicate", all().filter($model::after(cursor)).order($model::order_by()).limit(FETCH)),
+                    candidate(
+                        "single predicate",
+                        all().filter($model::after(cursor)).order($model::order_by()).limit(FETCH),
+                    ),
                 ];
                 all_.extend($more!($model, cursor, all()));
                 all_
@@ -288,10 +308,8 @@ backend_pages!(
 /// `ROW(created_at, id) < ROW(?, ?)`: the expert's predicate for uniform directions on
 /// PostgreSQL, through the depth bench's `define_sql_function!`.
 #[cfg(feature = "postgres")]
-pub type RowValue = dsl::Lt<
-    crate::pages::row::row<created_at, id>,
-    crate::pages::row::row<NaiveDateTime, i64>,
->;
+pub type RowValue =
+    dsl::Lt<crate::pages::row::row<created_at, id>, crate::pages::row::row<NaiveDateTime, i64>>;
 
 #[cfg(feature = "postgres")]
 pub fn row_value(cursor: &NewestCursor) -> RowValue {

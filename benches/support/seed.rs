@@ -360,4 +360,3 @@ pub fn joins_mysql(url: &str) -> MysqlConnection {
     }
     conn
 }
-
