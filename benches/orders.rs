@@ -263,7 +263,8 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
             Job::Pk(_) => (String::new(), "1".into()),
         };
         let (crit, inter) = (us(medians[k]), us(interleaved[k]));
-        let _ = writeln!(results.csv, "{name},{},{label},{depth},{ran},{crit},{inter}", order.name);
+        let (order_name, page) = (measure::csv_field(order.name), measure::csv_field(label));
+        let _ = writeln!(results.csv, "{name},{order_name},{page},{depth},{ran},{crit},{inter}");
         let _ = writeln!(
             results.pages,
             "| {name} | {} | {label} | {depth} | {ran} | {crit} | {inter} |",

@@ -197,15 +197,15 @@ impl Ratios {
         self.0.push(Ratio { subject: subject.to_owned(), name: name.to_owned(), value, target });
     }
 
-    /// `subject,ratio,value,target,verdict` lines.
+    /// `subject,ratio,value,target,verdict` lines (a field with a comma quoted, [`csv_field`]).
     pub fn csv(&self) -> String {
         let mut out = String::from("subject,ratio,value,target,verdict\n");
         for r in &self.0 {
             let _ = writeln!(
                 out,
                 "{},{},{:.3},{},{}",
-                r.subject,
-                r.name,
+                csv_field(&r.subject),
+                csv_field(&r.name),
                 r.value,
                 r.target.describe(),
                 r.target.verdict(r.value)
@@ -235,6 +235,15 @@ impl Ratios {
             );
         }
         out
+    }
+}
+
+/// `field` as a CSV field: quoted (its quotes doubled) when it holds a comma or a quote.
+pub fn csv_field(field: &str) -> String {
+    if field.contains([',', '"']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
     }
 }
 
