@@ -49,8 +49,12 @@ struct Order<C, M: Keyset> {
     expert: fn(&mut C, &M::Cursor) -> Vec<M>,
     expert_candidate: fn(&M::Cursor) -> Candidate<C>,
     /// PostgreSQL: the expert's page with a literal `LIMIT`.
-    literal: Option<(fn(&mut C, &M::Cursor) -> Vec<M>, fn(&M::Cursor) -> Candidate<C>)>,
+    literal: Option<Literal<C, M>>,
 }
+
+/// The expert's page with a literal `LIMIT`, and its statement.
+type Literal<C, M> =
+    (fn(&mut C, &<M as Keyset>::Cursor) -> Vec<M>, fn(&<M as Keyset>::Cursor) -> Candidate<C>);
 
 struct Backend<C> {
     name: &'static str,

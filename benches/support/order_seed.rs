@@ -13,7 +13,7 @@ use keyset_runtime::migration::Backend;
 use keyset_runtime::Keyset;
 
 use crate::schema::{bench_orders, bench_orders_meta, Newest, NewestOldId, Published};
-use crate::seed::{rows, run, sqlite_database, TIE_GROUP};
+use crate::seed::{rows, sqlite_database, TIE_GROUP};
 
 /// Bump when the table changes: stored tables are then rebuilt.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -124,7 +124,7 @@ pub fn postgres(url: &str) -> PgConnection {
     let mut conn = PgConnection::establish(url)
         .unwrap_or_else(|err| panic!("PostgreSQL at {url} cannot be reached: {err}"));
     if !valid(&mut conn, rows) {
-        run(&mut conn, "PostgreSQL", rows, &order_statements(Backend::Postgres));
+        crate::seed::run(&mut conn, "PostgreSQL", rows, &order_statements(Backend::Postgres));
     }
     conn
 }
@@ -136,7 +136,7 @@ pub fn mysql(url: &str) -> MysqlConnection {
     let mut conn = MysqlConnection::establish(url)
         .unwrap_or_else(|err| panic!("MariaDB at {url} cannot be reached: {err}"));
     if !valid(&mut conn, rows) {
-        run(&mut conn, "MariaDB", rows, &order_statements(Backend::Mysql));
+        crate::seed::run(&mut conn, "MariaDB", rows, &order_statements(Backend::Mysql));
     }
     conn
 }
