@@ -388,14 +388,9 @@
 //!
 //! # Shards
 //!
-//! A listing spread over several databases pages as one with
-//! [`Paginated::load_page_sharded`] (and `load_page_sharded_async`, which queries the shards at
-//! the same time): every shard runs the same page, the rows merge in the model's order, and the
-//! page's tokens work on every shard. The merge compares keys in Rust, so their types implement
-//! [`ShardOrder`] (a `String` key needs `#[keyset(text_collation = "C")]`, a byte-order
-//! collation on every shard), and the tiebreaker must be unique across shards: rows of two
-//! shards with the same keys fail the page ([`Error::ShardKeysCollide`]), as a failing shard does
-//! ([`Error::Shard`]).
+//! A listing spread over several databases pages as one with [`Paginated::load_page_sharded`]:
+//! every shard runs the same page and the rows merge in the model's order, under the rules its
+//! docs give ([`ShardOrder`] key types, a tiebreaker unique across shards).
 //!
 //! # Sync or async
 //!
