@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use futures_util::future::try_join_all;
+use futures_util::future::join_all;
 
 use super::{merge, Shardable};
 use crate::async_driver::AsyncPageQuery;
@@ -15,9 +15,12 @@ impl<Q: Paginate> Paginated<Q> {
     /// [`load_page_sharded`](Self::load_page_sharded) on diesel-async connections: each shard's
     /// page runs at the same time as the others' (one future per shard, awaited together, so a
     /// page takes about as long as its slowest shard), and the rows merge as on the sync path,
-    /// into the same page and tokens. A shard that fails fails the page ([`Error::Shard`]); the
-    /// others' statements are dropped. Pooled connections go in as `&mut *pooled`. The future is
-    /// `Send`.
+    /// into the same page and tokens. A shard that fails fails the page ([`Error::Shard`], the
+    /// first failing shard in the order given), once every shard's statement has finished: none
+    /// is cut off midway, which would leave its connection in an unknown state (and
+    /// diesel-async's `SyncConnectionWrapper` blocks, on a current-thread runtime panics, when a
+    /// statement of its is dropped unfinished). Pooled connections go in as `&mut *pooled`. The
+    /// future is `Send`.
     ///
     /// ```
     /// # use diesel::prelude::*;
@@ -75,7 +78,7 @@ impl<Q: Paginate> Paginated<Q> {
         let (position, codec) = (self.position, self.codec);
         async move {
             let (limit, skip, pages) = pages?;
-            let fetched = try_join_all(pages).await?;
+            let fetched = join_all(pages).await.into_iter().collect::<Result<Vec<_>, _>>()?;
             let merged = merge::merge(position, (limit, skip), fetched)?;
             Ok(merged.finish(&codec, false)?.page)
         }
