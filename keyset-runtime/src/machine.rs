@@ -44,12 +44,18 @@ enum Plan {
     Whole,
     /// Tie levels, innermost first: the next to run, down to level 1.
     Levels(usize),
-    /// The cursor's NULL region (`null`: it is the NULLs), then, if `rest`, the other one.
-    Regions {
-        null: bool,
-        rest: bool,
-    },
+    /// A nullable leading key's NULL regions: the next to run.
+    Region(RegionStep),
     Done,
+}
+
+/// The NULL region a page fetches next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RegionStep {
+    /// The cursor's region (`null`: it is the NULLs); then, if `more`, the other one.
+    Cursor { null: bool, more: bool },
+    /// The region after the cursor's (`null`: the cursor's is the NULLs).
+    Next { null: bool },
 }
 
 /// One page in the making: which statements it runs, and the rows they returned so far, in the
@@ -123,8 +129,8 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
                 };
                 (self.plan.after_level(), statement)
             }
-            (Plan::Regions { null, rest }, Position::After(cursor)) => {
-                let (region, nulls, next) = Plan::region(null, rest);
+            (Plan::Region(step), Position::After(cursor)) => {
+                let (region, nulls, next) = step.region();
                 let seek = Seek::<M, Forward>::new(cursor.clone()).region(region);
                 (
                     next,
@@ -135,8 +141,8 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
                     },
                 )
             }
-            (Plan::Regions { null, rest }, Position::Before(cursor)) => {
-                let (region, nulls, next) = Plan::region(null, rest);
+            (Plan::Region(step), Position::Before(cursor)) => {
+                let (region, nulls, next) = step.region();
                 let (seek, order) = (
                     Seek::<M, Backward>::new(cursor.clone()).region(region),
                     OrderBy::<M, Backward>::new(),
@@ -172,16 +178,6 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
 type StrategyOf<M> = <<M as SortOrder>::Keys as FetchShape>::Strategy;
 
 impl Plan {
-    /// The NULL region to fetch now (the cursor's, or with `rest` the other one), whether it is
-    /// the NULLs, and what follows it.
-    fn region(null: bool, rest: bool) -> (Region, bool, Plan) {
-        if rest {
-            (Region::Next, !null, Plan::Done)
-        } else {
-            (Region::Cursor, null, Plan::Regions { null, rest: true })
-        }
-    }
-
     fn after_level(self) -> Plan {
         match self {
             Plan::Levels(level) if level > 1 => Plan::Levels(level - 1),
@@ -190,20 +186,39 @@ impl Plan {
     }
 }
 
-/// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
-/// the keys have levels; two seeks where a nullable leading key's NULL boundary lies ahead and the
-/// backend prefers that; else the single predicate. Several statements need copies of the query.
+impl RegionStep {
+    /// The region to fetch now, whether it is the NULLs, and what follows it.
+    fn region(self) -> (Region, bool, Plan) {
+        match self {
+            RegionStep::Cursor { null, more: true } => {
+                (Region::Cursor, null, Plan::Region(RegionStep::Next { null }))
+            }
+            RegionStep::Cursor { null, more: false } => (Region::Cursor, null, Plan::Done),
+            RegionStep::Next { null } => (Region::Next, !null, Plan::Done),
+        }
+    }
+}
+
+/// What a page past `seek` runs on `DB`: the cursor's region alone where every row past it lies
+/// there (a nullable leading key's NULLs, or its values); one seek per tie level where the backend
+/// prefers it and the keys have levels; two seeks where a nullable leading key's NULL boundary
+/// lies ahead and the backend prefers that; else the single predicate. Several statements need
+/// copies of the query.
 fn plan<M: SortOrder, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
 where
     M::Keys: SeekKeys<DB>,
 {
     let levels = <M::Keys as crate::sql::KeyShape>::LEN;
-    if !repeats {
+    if seek.one_region::<DB>() {
+        // One statement, so boxed queries get it too. Its ORDER BY leaves out what the region
+        // makes moot: MariaDB sorted every row past a NULL cursor under the pinned placement.
+        Plan::Region(RegionStep::Cursor { null: seek.leading_is_null::<DB>(), more: false })
+    } else if !repeats {
         Plan::Whole
     } else if <StrategyOf<M>>::LEVELS && DB::SEEK_PER_TIE_LEVEL && levels > 1 {
         Plan::Levels(levels)
     } else if seek.splits::<DB>() {
-        Plan::Regions { null: seek.leading_is_null::<DB>(), rest: false }
+        Plan::Region(RegionStep::Cursor { null: seek.leading_is_null::<DB>(), more: true })
     } else {
         Plan::Whole
     }

@@ -40,4 +40,13 @@ fn null_placement_without_a_nulls_clause() {
         order(diesel::debug_query::<Mysql, _>(&pinned).to_string()),
         "`posts`.`rank` IS NULL ASC, `posts`.`rank` ASC, `posts`.`id` ASC"
     );
+    // Rows that are all on one side of the NULL boundary need no pin, and rows that are all
+    // NULL no `rank` at all: MariaDB sorted every row past a NULL cursor under either.
+    let values = posts::table.select(posts::id).order(RankAscNullsLast::order_by().one_side(false));
+    assert_eq!(
+        order(diesel::debug_query::<Mysql, _>(&values).to_string()),
+        "`posts`.`rank` ASC, `posts`.`id` ASC"
+    );
+    let nulls = posts::table.select(posts::id).order(RankAscNullsLast::order_by().one_side(true));
+    assert_eq!(order(diesel::debug_query::<Mysql, _>(&nulls).to_string()), "`posts`.`id` ASC");
 }

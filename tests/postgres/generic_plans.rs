@@ -1,12 +1,13 @@
 //! PostgreSQL plans a page's statement once for good: its `LIMIT` is written into the SQL (a bound
 //! `LIMIT $n` keeps a statement on custom plans for ever under `plan_cache_mode = auto`), so after
 //! five executions the server switches to a generic plan. `pg_prepared_statements` counts them.
+//! Every generic plan is checked to be the seek the custom ones are.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use keyset_runtime::migration::Backend;
 use keyset_runtime::{Keyset, PageRequest};
-use keyset_tests::models::{Newest, TopScore};
+use keyset_tests::models::{Newest, RankDescNullsLast, TopScore};
 use keyset_tests::schema::posts;
 
 use crate::db;
@@ -75,6 +76,50 @@ fn page_statements_switch_to_generic_plans() {
         statements.iter().all(|s| !s.statement.contains("LIMIT $")),
         "a page's LIMIT is bound: {statements:#?}"
     );
+}
+
+/// A nullable leading key (`rank DESC NULLS LAST, id DESC`, a tenth of the ranks NULL) walked to
+/// its end: past a cursor among the values the page seeks a row value (no NULL can match
+/// there), past a NULL cursor it tests `rank IS NULL` once. Written twice, as the leading bound
+/// and in the chain, the test made the planner square its selectivity, so that on the orders
+/// bench's 1,000,000 rows a statement deep in the NULLs kept custom plans for ever; on these
+/// 5,000 rows both forms switch, so the test is counted in the SQL. Both statements switch to
+/// generic plans that seek both columns, with nothing filtered after the seek.
+#[test]
+fn nullable_leading_key_statements_switch_to_generic_plans() {
+    let mut conn = db::seeded(5_000);
+    for index in RankDescNullsLast::INDEXES {
+        diesel::sql_query(index.create(Backend::Postgres)).execute(&mut conn).unwrap();
+    }
+    diesel::sql_query("ANALYZE posts").execute(&mut conn).unwrap();
+    walk(&mut conn, 10, 499, || posts::table.select(RankDescNullsLast::as_select()));
+    let statements = prepared(&mut conn);
+    let after = |shape: &str| {
+        let found = statements.iter().find(|s| {
+            s.statement.contains("WHERE")
+                && s.statement.contains("LIMIT 11")
+                && s.statement.contains(shape)
+        });
+        found.unwrap_or_else(|| panic!("no page statement with {shape:?}: {statements:#?}"))
+    };
+    let values = after(") < (");
+    let nulls = after("\"rank\" IS NULL AND");
+    assert_eq!(nulls.statement.matches("IS NULL").count(), 1, "{nulls:#?}");
+    for statement in [values, nulls] {
+        assert!(statement.generic_plans >= 5, "no generic plan: {statement:#?}");
+        let plan = generic_plan(&mut conn, statement);
+        // `(id < $1)` after the NULL test, `ROW(rank, id) < ROW($2, $3)` among the values.
+        let seek = |line: &String| {
+            line.contains("Index Cond") && (line.contains("(id <") || line.contains(", id)"))
+        };
+        assert!(plan.iter().any(seek), "{plan:#?}");
+        assert!(
+            !plan
+                .iter()
+                .any(|line| ["Filter", "Sort", "Seq Scan"].iter().any(|n| line.contains(n))),
+            "{plan:#?}"
+        );
+    }
 }
 
 #[derive(QueryableByName)]

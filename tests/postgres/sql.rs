@@ -1,6 +1,6 @@
 //! PostgreSQL gets a row value for uniform directions (an exact `Index Cond` on every column),
 //! beside the leading bound that partition pruning reads, and the OR expansion with a leading
-//! bound for mixed directions.
+//! bound for mixed directions, and a row value among a nullable leading key's values.
 
 use diesel::pg::Pg;
 use diesel::prelude::*;
@@ -47,9 +47,12 @@ fn mixed_directions_use_the_or_expansion_with_a_leading_bound() {
 }
 
 /// PostgreSQL sorts NULLs first in descending order; a model's other placement is pinned with
-/// `NULLS LAST`, and a nullable key never gets a row value.
+/// `NULLS LAST`, and a nullable key gets a row value only in the cursor's region among its
+/// values, where no NULL can match (a row value holding a NULL is never true, so across the
+/// boundary it would drop the NULLs).
 #[test]
-fn nulls_clause_and_no_row_value_with_a_nullable_key() {
+fn nulls_clause_and_a_row_value_only_among_the_values() {
+    use keyset_runtime::__private::sql::Region;
     use keyset_tests::models::{RankDescNullsLast, RankDescNullsLastCursor};
 
     let order = posts::table.select(posts::id).order(RankDescNullsLast::order_by());
@@ -60,4 +63,19 @@ fn nulls_clause_and_no_row_value_with_a_nullable_key() {
     let cursor = RankDescNullsLastCursor { rank: Some(2), id: 5 };
     let after = posts::table.select(posts::id).filter(RankDescNullsLast::after(&cursor));
     assert!(!statement(&after).contains(") < ("), "{}", statement(&after));
+    let values = RankDescNullsLast::after(&cursor).region(Region::Cursor);
+    assert_eq!(
+        statement(&posts::table.select(posts::id).filter(values)),
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"rank\" <= $1 AND \
+         (\"posts\".\"rank\", \"posts\".\"id\") < ($2, $3))"
+    );
+    let before = RankDescNullsLast::before(&cursor).region(Region::Cursor);
+    assert!(statement(&posts::table.select(posts::id).filter(before)).contains(") > ($2, $3)"),);
+    // After a NULL cursor the NULL test is written once, no leading bound beside it.
+    let null = RankDescNullsLastCursor { rank: None, id: 5 };
+    let nulls = RankDescNullsLast::after(&null).region(Region::Cursor);
+    assert_eq!(
+        statement(&posts::table.select(posts::id).filter(nulls)),
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (((\"posts\".\"rank\" IS NULL AND \"posts\".\"id\" < $1)))"
+    );
 }

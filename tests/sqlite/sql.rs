@@ -115,12 +115,7 @@ fn nullable_leading_key_regions() {
 
     let null = RankDescNullsLastCursor { rank: None, id: 10 };
     let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&null)));
-    assert!(
-        text.contains(
-            "WHERE (`posts`.`rank` IS NULL AND ((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"
-        ),
-        "{text}"
-    );
+    assert!(text.contains("WHERE (((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"), "{text}");
 
     // DESC NULLS LAST is SQLite's own order: no clause, so a plain index serves it. ASC NULLS
     // LAST is not, and its reverse (DESC NULLS FIRST) neither.

@@ -19,6 +19,7 @@
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
+use keyset_runtime::__private::sql::Region;
 use keyset_runtime::migration::Backend;
 use keyset_runtime::plan::PlanError;
 use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
@@ -252,6 +253,21 @@ macro_rules! candidates {
         }
         all
     }};
+    // A page whose rows past the cursor all lie in the cursor's NULL region runs that region
+    // alone, under the ORDER BY that leaves the placement unpinned.
+    ($query:expr, $model:ty, $cursor:expr, regions) => {{
+        let mut all = candidates!($query, $model, $cursor);
+        let (query, cursor) = (&$query, &$cursor);
+        for nulls in [false, true] {
+            let after = <$model>::after(cursor).region(Region::Cursor);
+            let order = <$model>::order_by().one_side(nulls);
+            all.push(candidate(query().filter(after).order(order).limit(21)));
+            let before = <$model>::before(cursor).region(Region::Cursor);
+            let order = <$model>::reverse_order_by().one_side(nulls);
+            all.push(candidate(query().filter(before).order(order).limit(21)));
+        }
+        all
+    }};
 }
 
 /// The plan of the statement built from the model that is `statement`, which a page ran.
@@ -371,8 +387,9 @@ fn inner_and_left_joins_seek_posts_and_look_authors_up_by_primary_key() {
 
 /// A boxed `posts ⋈ authors` with run-time filters on both tables, over `RankDue` (`rank ASC
 /// NULLS LAST, due DESC NULLS FIRST, id ASC`, NULL ranks the last tenth): every page is one
-/// statement, and past a cursor the single predicate, which also spans the NULL region (`.. OR
-/// rank IS NULL`). Measured, for the first and last pages, then after and before a cursor among
+/// statement. Past a cursor it is the single predicate where the page would cross the NULL
+/// boundary (`.. OR rank IS NULL`), and the cursor's region alone where every row past the cursor
+/// lies in it (before a cursor among the values, after one among the NULLs). Measured, for the first and last pages, then after and before a cursor among
 /// the values (half-way), then among the NULL ranks (at 92%: nearer the end PostgreSQL rightly
 /// bitmap-scans the few rows left after the cursor and sorts them):
 ///
@@ -410,7 +427,7 @@ fn boxed_join_over_nullable_keys_runs_the_single_predicate() {
     assert!(positions[4].cursor.rank.is_none() && positions[5].cursor.rank.is_none());
     let mut costs = Vec::new();
     for at in &positions {
-        let built = candidates!(boxed, RankDue, at.cursor);
+        let built = candidates!(boxed, RankDue, at.cursor, regions);
         let ran = ran(&mut conn, boxed(), &at.request);
         let [statement] = &ran[..] else { panic!("one statement: {ran:#?}") };
         let what = format!("{:?}: {statement}", at.request);

@@ -72,6 +72,14 @@ pub trait KeyShape: 'static {
     const ALL_DESC: bool;
     /// Whether some key is nullable: then the SQL depends on which cursor values are NULL.
     const NULLABLE: bool;
+    /// Whether the leading key is nullable: then its NULLs form a [`Region`] of their own.
+    const LEADING_NULLABLE: bool = false;
+    /// Whether every key is ascending among the rows whose leading key is not NULL, and no other
+    /// key is nullable: then a row value is exact in that region (see [`Region::Cursor`]).
+    /// [`ALL_ASC`](Self::ALL_ASC) for a list without a nullable leading key.
+    const VALUES_ALL_ASC: bool = Self::ALL_ASC;
+    /// [`VALUES_ALL_ASC`](Self::VALUES_ALL_ASC), descending.
+    const VALUES_ALL_DESC: bool = Self::ALL_DESC;
 }
 
 impl KeyShape for End {

@@ -146,6 +146,17 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         self.keys.leading_is_null()
     }
 
+    /// Whether every row past the cursor lies in the cursor's own region of a nullable leading
+    /// key (after a NULL cursor when the NULLs come last, or among the values when they come
+    /// first): then the cursor's region is the whole page, one seek without the `OR x IS [NOT]
+    /// NULL` disjunct, whose ORDER BY need not pin the placement ([`OrderBy::one_side`]).
+    pub(crate) fn one_region<DB: Backend + SeekDialect>(&self) -> bool
+    where
+        M::Keys: SeekKeys<DB>,
+    {
+        <M::Keys as KeyShape>::LEADING_NULLABLE && !self.keys.has_next_region(W::BACKWARD)
+    }
+
     /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
     /// them as two seeks.
     pub(crate) fn splits<DB: Backend + SeekDialect>(&self) -> bool
@@ -180,9 +191,13 @@ where
         out.push_sql("(");
         let keys = <M::Keys as KeyShape>::LEN;
         let uniform = <M::Keys as KeyShape>::ALL_ASC || <M::Keys as KeyShape>::ALL_DESC;
+        // Among a nullable leading key's values no NULL can match: a row value is exact there.
+        let values = self.region == Region::Cursor
+            && !self.keys.leading_is_null()
+            && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
         if self.region == Region::Next {
             self.keys.walk_next_region(out.reborrow(), W::BACKWARD)?;
-        } else if keys > 1 && uniform && DB::ROW_VALUES {
+        } else if keys > 1 && (uniform || values) && DB::ROW_VALUES {
             // The leading bound beside the row value: PostgreSQL prunes partitions on
             // `created_at <= ?` (at plan time, or at executor start under a generic plan), not
             // on a row comparison, which visits every partition on the cursor's far side.
@@ -193,7 +208,8 @@ where
             }
             out.push_sql("(");
             self.keys.walk_columns(out.reborrow())?;
-            let desc = <M::Keys as KeyShape>::ALL_DESC && !<M::Keys as KeyShape>::ALL_ASC;
+            let desc =
+                <M::Keys as KeyShape>::VALUES_ALL_DESC && !<M::Keys as KeyShape>::VALUES_ALL_ASC;
             out.push_sql(if desc != W::BACKWARD { ") < (" } else { ") > (" });
             self.keys.walk_values(out.reborrow())?;
             out.push_sql(")");

@@ -70,6 +70,10 @@ impl<C: 'static, D: KeyDirection, P: NullsPlacement, V: 'static, N: KeyShape> Ke
     const ALL_ASC: bool = false;
     const ALL_DESC: bool = false;
     const NULLABLE: bool = true;
+    const LEADING_NULLABLE: bool = true;
+    // Where the leading key is not NULL, the row value is as exact as for non-nullable keys.
+    const VALUES_ALL_ASC: bool = !D::DESC && N::ALL_ASC;
+    const VALUES_ALL_DESC: bool = D::DESC && N::ALL_DESC;
 }
 
 impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>
@@ -187,13 +191,21 @@ where
             Some(_) => self.compare(out, bound_op(D::DESC, backward))?,
             // Every non-NULL row is past a NULL cursor: no bound narrows the whole.
             None if !after && region == Region::Whole => return Ok(false),
-            None => self.is_null(out, true)?,
+            // The chain opens with `x IS NULL` itself. Written twice, the test made PostgreSQL
+            // square its selectivity, so that a statement deep in the NULLs never got a generic
+            // plan (measured: 0.134 ms against 0.044 with it once). A later key bounds instead,
+            // where more than the tiebreaker follows: `x IS NULL AND (y < ? OR (y = ? AND ..))`
+            // seeks `y` too.
+            None if N::LEN > 1 => {
+                return self.next.walk_leading_bound(out, backward, Region::Whole)
+            }
+            None => return Ok(false),
         }
         Ok(true)
     }
 
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        // Only reached for row values, which nullable keys never use; kept total for safety.
+        // Only reached for a leading key's non-NULL value (`KeyShape::VALUES_ALL_ASC`).
         self.walk_value_list(out)
     }
 
