@@ -1,12 +1,14 @@
 //! Three orders over one table of 1,000,000 posts (`bench_orders`, see
 //! `keyset_benches::order_seed`): uniform directions (`created_at DESC, id DESC`), mixed
 //! (`created_at DESC, id ASC`) and a nullable leading key (`published_at DESC NULLS LAST, id
-//! DESC`, one post in seven a draft). For each order and engine, through the public API: the first
-//! page and the deepest pages, at a cursor inside its tie group and at one that ends it (for the
-//! nullable key: deep in the values, at the last value, which the drafts follow, half-way
-//! through the drafts and deep in them); beside them the expert's page written by hand for that order (`.limit(21)` bound; on
-//! PostgreSQL also with a literal `LIMIT 21`) and a bare primary-key page. SQLite always;
-//! PostgreSQL and MariaDB with the `postgres` / `mysql` features (their server must answer).
+//! DESC`, one post in seven a draft). For each order and engine, through the public API, in the
+//! field order and in the run-time order of the same keys (`paginate_by`): the first page and
+//! the deepest pages, at a cursor inside its tie group and at one that ends it (for the nullable
+//! key: deep in the values, at the last value, which the drafts follow, half-way through the
+//! drafts and deep in them); beside them the expert's page written by hand for that order
+//! (`.limit(21)` bound; on PostgreSQL also with a literal `LIMIT 21`) and a bare primary-key
+//! page. SQLite always; PostgreSQL and MariaDB with the `postgres` / `mysql` features (their
+//! server must answer).
 //!
 //! ```sh
 //! cargo bench -p keyset-benches --bench orders           # SQLite, results in target/keyset-bench/
@@ -41,6 +43,8 @@ struct Order<C, M: Keyset> {
     /// Whether the leading key is nullable (the drafts follow the values).
     nullable: bool,
     page: fn(&mut C, &PageRequest) -> Page<M>,
+    /// The same page in the run-time order of the same keys (`paginate_by`): its rows' ids.
+    named: fn(&mut C, &PageRequest) -> Vec<i64>,
     window: fn(&mut C, i64, i64) -> Vec<M>,
     ties: fn(&M, &M) -> bool,
     id: fn(&M) -> i64,
@@ -72,6 +76,8 @@ struct Backend<C> {
 #[derive(Clone, Copy)]
 enum Job {
     Api(usize),
+    /// The API page through the run-time order.
+    Named(usize),
     Expert(usize),
     Literal(usize),
     Pk(i64),
@@ -189,6 +195,17 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
             plan(position.label, candidate, conn);
         }
         statements.push(ran.len());
+        // The run-time order runs the same statements (its SELECT list is its own model's).
+        let (ids, named) = pages::recorded(conn, |conn| (order.named)(conn, &position.request));
+        let rows: Vec<i64> = position.expected.iter().map(order.id).collect();
+        assert_eq!(ids, rows, "{subject}: the run-time order's {} differs", position.label);
+        let from = |statements: &[String]| -> Vec<String> {
+            statements
+                .iter()
+                .map(|s| pages::sql_only(s).split(" FROM ").nth(1).unwrap_or("").to_owned())
+                .collect()
+        };
+        assert_eq!(from(&named), from(&ran), "{subject}: the run-time order's statements differ");
         if let (true, Some(cursor)) = (position.expert, &position.cursor) {
             let hand = (order.expert)(conn, cursor);
             assert_eq!(
@@ -216,6 +233,7 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let mut jobs: Vec<(String, Job)> = Vec::new();
     for (i, position) in positions.iter().enumerate() {
         jobs.push((format!("API: {}", position.label), Job::Api(i)));
+        jobs.push((format!("API, run-time order: {}", position.label), Job::Named(i)));
     }
     for (i, position) in positions.iter().enumerate().filter(|(_, p)| p.expert) {
         jobs.push((format!("expert ({}): {}", order.expert_shape, position.label), Job::Expert(i)));
@@ -226,6 +244,7 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     jobs.push(("primary-key page".into(), Job::Pk(below)));
     let run_job = |conn: &mut C, job: Job| match job {
         Job::Api(i) => drop(std::hint::black_box((order.page)(conn, &positions[i].request))),
+        Job::Named(i) => drop(std::hint::black_box((order.named)(conn, &positions[i].request))),
         Job::Expert(i) => {
             let cursor = positions[i].cursor.as_ref().expect("a cursor");
             drop(std::hint::black_box((order.expert)(conn, cursor)))
@@ -262,7 +281,9 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let us = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.1}", ns / 1e3));
     for (k, (label, job)) in jobs.iter().enumerate() {
         let (depth, ran) = match *job {
-            Job::Api(i) => (positions[i].depth.to_string(), statements[i].to_string()),
+            Job::Api(i) | Job::Named(i) => {
+                (positions[i].depth.to_string(), statements[i].to_string())
+            }
             Job::Expert(i) | Job::Literal(i) => (positions[i].depth.to_string(), "1".into()),
             Job::Pk(_) => (String::new(), "1".into()),
         };
@@ -281,6 +302,12 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     };
     let first = of(&|job| matches!(job, Job::Api(0)));
     let ratios = &mut results.ratios;
+    for (i, position) in positions.iter().enumerate() {
+        let api = of(&|job| matches!(job, Job::Api(j) if j == i));
+        let named = of(&|job| matches!(job, Job::Named(j) if j == i));
+        let ratio = format!("run-time order / field order, {}", position.label);
+        ratios.add(&subject, &ratio, named, api, Target::AtMost(1.05));
+    }
     for (i, position) in positions.iter().enumerate().skip(1) {
         let api = of(&|job| matches!(job, Job::Api(j) if j == i));
         let (depth, ran) = (position.depth, statements[i]);
@@ -315,6 +342,7 @@ macro_rules! order {
             name: $name,
             nullable: $name == NULLABLE,
             page: $pages::$module::page,
+            named: $pages::$module::named,
             window: $pages::$module::window,
             ties: $pages::$module::ties,
             id: |row| row.id,

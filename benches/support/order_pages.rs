@@ -3,6 +3,8 @@
 //! key). For each order and backend:
 //!
 //! - `page`: keyset through the public API (`paginate` + `load_page`, tokens included);
+//! - `named`: the same page in the run-time order of the same keys ([`Listing`]'s, through
+//!   `paginate_by`), with the same token;
 //! - `window`: rows in the model's order by `LIMIT/OFFSET`, which say where the cursors are and
 //!   what each page must return;
 //! - `expert`: the page as a Diesel user writes it by hand for that order, `.limit(21)` bound:
@@ -29,7 +31,8 @@ use keyset_runtime::{Direction, Keyset, PageRequest};
 use crate::pages::{FETCH, PAGE};
 use crate::schema::bench_orders::{self, created_at, id, published_at};
 use crate::schema::{
-    Newest, NewestCursor, NewestOldId, NewestOldIdCursor, Published, PublishedCursor,
+    Listing, ListingOrder, Newest, NewestCursor, NewestOldId, NewestOldIdCursor, Published,
+    PublishedCursor,
 };
 
 /// A statement's plan check on a connection of type `C`.
@@ -177,7 +180,7 @@ macro_rules! regions {
 
 /// One order's pages on one backend (inside [`backend_pages!`]'s module).
 macro_rules! model_pages {
-    ($name:ident, $model:ident, $cursor:ident, $leading:ident, $filter:path, $order:path, $more:ident) => {
+    ($name:ident, $model:ident, $cursor:ident, $leading:ident, $filter:path, $order:path, $more:ident, $named:ident) => {
         pub mod $name {
             use super::*;
 
@@ -196,6 +199,18 @@ macro_rules! model_pages {
                     .expect("a valid request")
                     .load_page(conn)
                     .expect("the page loads")
+            }
+
+            /// The same page through the run-time order of the same keys: the ids of its rows.
+            pub fn named(conn: &mut Conn, request: &PageRequest) -> Vec<i64> {
+                use keyset_runtime::Paginate;
+                let page = bench_orders::table
+                    .select(Listing::as_select())
+                    .paginate_by(ListingOrder::$named, None, request)
+                    .expect("a valid request")
+                    .load_page(conn)
+                    .expect("the page loads");
+                page.items.iter().map(|row| row.id).collect()
             }
 
             /// `rows` rows in the model's order from `offset` on, by `LIMIT/OFFSET`.
@@ -269,9 +284,9 @@ macro_rules! backend_pages {
                 pk_query(below).load::<crate::schema::Newest>(conn).expect("the page loads").len()
             }
 
-            model_pages!(newest, Newest, NewestCursor, created_at, $uniform, uniform_order, levels);
-            model_pages!(mixed, NewestOldId, NewestOldIdCursor, created_at, mixed_or, mixed_order, levels);
-            model_pages!(published, Published, PublishedCursor, published_at, drafts_after, $published, regions);
+            model_pages!(newest, Newest, NewestCursor, created_at, $uniform, uniform_order, levels, Uniform);
+            model_pages!(mixed, NewestOldId, NewestOldIdCursor, created_at, mixed_or, mixed_order, levels, Mixed);
+            model_pages!(published, Published, PublishedCursor, published_at, drafts_after, $published, regions, Published);
         }
     };
 }

@@ -201,3 +201,21 @@ pub struct Published {
     pub author_id: i64,
     pub title: String,
 }
+
+/// The three orders above declared by name, as a listing whose client picks the order declares
+/// them: paged with `paginate_by`, which matches the run-time choice to the statements the field
+/// orders' models run. Its tokens are theirs (a token is bound to the table, the keys and their
+/// directions, not to the model).
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_orders)]
+#[keyset(order(uniform: created_at desc, id desc))]
+#[keyset(order(mixed: created_at desc, id asc))]
+#[keyset(order(published: published_at desc nulls last, id desc))]
+pub struct Listing {
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+    pub author_id: i64,
+    pub title: String,
+}

@@ -41,10 +41,10 @@ pub trait Strategy: 'static {
 #[derive(Debug, Clone, Copy)]
 pub struct TieLevels;
 
-/// A nullable key: one predicate, which handles NULL cursor values, or, at a nullable leading
-/// key's NULL boundary where the backend prefers it
-/// (`SeekDialect::SPLIT_NULL_REGIONS`), two seeks, one per region,
-/// the second only when the first leaves the page short.
+/// A nullable key: one predicate, which handles NULL cursor values; or, with a nullable leading
+/// key, the cursor's region alone where every row past the cursor lies in it, and at the NULL
+/// boundary, where the backend prefers it (`SeekDialect::SPLIT_NULL_REGIONS`), two seeks, one
+/// per region, the second only when the first leaves the page short.
 #[derive(Debug, Clone, Copy)]
 pub struct OneSeek;
 
