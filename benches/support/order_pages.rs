@@ -239,16 +239,17 @@ macro_rules! model_pages {
                 candidate("expert page", all().filter($filter(cursor)).order($order()).limit(FETCH))
             }
 
-            /// Every statement a page may run at `cursor`, the first page's included.
+            /// Every statement a page may run at `cursor`, the first page's included. The levels
+            /// and regions come before the single predicate, which a page past a NULL cursor
+            /// equals on PostgreSQL, so that a statement is named for what the page ran.
             pub fn candidates(cursor: &$cursor) -> Vec<Candidate<Conn>> {
-                let mut all_ = vec![
-                    candidate("first page", all().order($model::order_by()).limit(FETCH)),
-                    candidate(
-                        "single predicate",
-                        all().filter($model::after(cursor)).order($model::order_by()).limit(FETCH),
-                    ),
-                ];
+                let mut all_ =
+                    vec![candidate("first page", all().order($model::order_by()).limit(FETCH))];
                 all_.extend($more!($model, cursor, all()));
+                all_.push(candidate(
+                    "single predicate",
+                    all().filter($model::after(cursor)).order($model::order_by()).limit(FETCH),
+                ));
                 all_
             }
         }
