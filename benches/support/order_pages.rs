@@ -143,7 +143,7 @@ pub fn drafts_order() -> Desc<id> {
     id.desc()
 }
 
-/// The statements of a page at a cursor of a model without nullable keys: each tie level.
+/// The statements of a page at a cursor: each tie level.
 macro_rules! levels {
     ($model:ident, $cursor:expr, $all:expr) => {{
         let keys = <$model as Keyset>::key_lengths($cursor).len();
@@ -152,7 +152,7 @@ macro_rules! levels {
                 let seek = $model::after($cursor).level(level);
                 candidate(
                     &format!("tie level {level}"),
-                    $all.filter(seek).order($model::order_by()).limit(FETCH),
+                    $all.filter(seek).order($model::order_by().one_side(false)).limit(FETCH),
                 )
             })
             .collect::<Vec<_>>()
@@ -160,10 +160,11 @@ macro_rules! levels {
 }
 
 /// The statements of a page at a cursor of a model with a nullable leading key: each NULL
-/// region, under the ORDER BY with and without its placement pinned.
+/// region, under the ORDER BY with and without its placement pinned; and the tie levels that
+/// SQLite seeks among the values.
 macro_rules! regions {
     ($model:ident, $cursor:expr, $all:expr) => {{
-        let mut all = Vec::new();
+        let mut all = levels!($model, $cursor, $all);
         for (region, which) in [(Region::Cursor, "cursor's"), (Region::Next, "next")] {
             for nulls in [false, true] {
                 let seek = $model::after($cursor).region(region);

@@ -1,7 +1,8 @@
 //! The page machine: what a page runs, decided once for every driver.
 //!
 //! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
-//! nullable leading key's NULL boundary, the next only while the page is short. [`PageMachine`]
+//! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
+//! NULLs), the next only while the page is short. [`PageMachine`]
 //! hands out those statements one at a time as values ([`Statement`]: what to add to the query,
 //! and how many rows it may return), takes each one's rows, and decides whether another follows;
 //! then it hands the rows over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
@@ -42,8 +43,12 @@ pub enum Statement<M: SortOrder> {
 enum Plan {
     /// The position's one statement.
     Whole,
-    /// Tie levels, innermost first: the next to run, down to level 1.
-    Levels(usize),
+    /// Tie levels, innermost first: the next to run, down to level 1; then, if `nulls_next`,
+    /// the NULLs of a nullable leading key, whose values the levels walked.
+    Levels {
+        level: usize,
+        nulls_next: bool,
+    },
     /// A nullable leading key's NULL regions: the next to run.
     Region(RegionStep),
     Done,
@@ -111,20 +116,20 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
         let (plan, statement) = match (self.plan, &self.position) {
             (Plan::Done, _) => return None,
             (Plan::Whole, position) => (Plan::Done, whole(position, missing, self.offset)),
-            (Plan::Levels(level), Position::After(cursor)) => {
+            (Plan::Levels { level, .. }, Position::After(cursor)) => {
                 let level = <StrategyOf<M>>::level(Seek::<M, Forward>::new(cursor.clone()), level);
                 let statement = Statement::AfterLevel {
                     level,
-                    order: OrderBy::<M, Forward>::new(),
+                    order: OrderBy::<M, Forward>::new().one_side(false),
                     limit: missing,
                 };
                 (self.plan.after_level(), statement)
             }
-            (Plan::Levels(level), Position::Before(cursor)) => {
+            (Plan::Levels { level, .. }, Position::Before(cursor)) => {
                 let level = <StrategyOf<M>>::level(Seek::<M, Backward>::new(cursor.clone()), level);
                 let statement = Statement::BeforeLevel {
                     level,
-                    order: OrderBy::<M, Backward>::new(),
+                    order: OrderBy::<M, Backward>::new().one_side(false),
                     limit: missing,
                 };
                 (self.plan.after_level(), statement)
@@ -180,7 +185,11 @@ type StrategyOf<M> = <<M as SortOrder>::Keys as FetchShape>::Strategy;
 impl Plan {
     fn after_level(self) -> Plan {
         match self {
-            Plan::Levels(level) if level > 1 => Plan::Levels(level - 1),
+            Plan::Levels { level, nulls_next } if level > 1 => {
+                Plan::Levels { level: level - 1, nulls_next }
+            }
+            // The levels walked the values; the NULLs are the region after them.
+            Plan::Levels { nulls_next: true, .. } => Plan::Region(RegionStep::Next { null: false }),
             _ => Plan::Done,
         }
     }
@@ -199,9 +208,10 @@ impl RegionStep {
     }
 }
 
-/// What a page past `seek` runs on `DB`: the cursor's region alone where every row past it lies
-/// there (a nullable leading key's NULLs, or its values); one seek per tie level where the backend
-/// prefers it and the keys have levels; two seeks where a nullable leading key's NULL boundary
+/// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
+/// the keys have levels (among a nullable leading key's values, its NULLs after them where they
+/// follow); else the cursor's region alone where every row past it lies there (a nullable
+/// leading key's NULLs, or its values); two seeks where a nullable leading key's NULL boundary
 /// lies ahead and the backend prefers that; else the single predicate. Several statements need
 /// copies of the query.
 fn plan<M: SortOrder, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
@@ -209,16 +219,18 @@ where
     M::Keys: SeekKeys<DB>,
 {
     let levels = <M::Keys as crate::sql::KeyShape>::LEN;
-    if seek.one_region::<DB>() {
+    let null = seek.leading_is_null::<DB>();
+    if repeats && <StrategyOf<M>>::LEVELS && DB::SEEK_PER_TIE_LEVEL && levels > 1 && !null {
+        // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
+        Plan::Levels { level: levels, nulls_next: seek.next_region::<DB>() }
+    } else if seek.one_region::<DB>() {
         // One statement, so boxed queries get it too. Its ORDER BY leaves out what the region
         // makes moot: MariaDB sorted every row past a NULL cursor under the pinned placement.
-        Plan::Region(RegionStep::Cursor { null: seek.leading_is_null::<DB>(), more: false })
+        Plan::Region(RegionStep::Cursor { null, more: false })
     } else if !repeats {
         Plan::Whole
-    } else if <StrategyOf<M>>::LEVELS && DB::SEEK_PER_TIE_LEVEL && levels > 1 {
-        Plan::Levels(levels)
     } else if seek.splits::<DB>() {
-        Plan::Region(RegionStep::Cursor { null: seek.leading_is_null::<DB>(), more: true })
+        Plan::Region(RegionStep::Cursor { null, more: true })
     } else {
         Plan::Whole
     }

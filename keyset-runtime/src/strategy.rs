@@ -1,7 +1,7 @@
 //! Which statements a page after a cursor may take, as far as the model's key types decide it:
-//! with only non-nullable keys, a page may be one statement per tie level ([`TieLevels`], where
-//! the backend prefers it); with a nullable key it is one predicate, or two seeks at a nullable
-//! leading key's NULL boundary ([`OneSeek`]). What the page then runs is the page machine's
+//! with no nullable key but perhaps the leading one, a page may be one statement per tie level
+//! ([`TieLevels`], where the backend prefers it); with a nullable key after the first it is one
+//! predicate, or two seeks at a nullable leading key's NULL boundary ([`OneSeek`]). What the page then runs is the page machine's
 //! decision (`machine.rs`); this module only names the types the statements have.
 
 use crate::order::SortOrder;
@@ -12,8 +12,13 @@ use crate::sql::{
 /// A list of sort keys, and the statements a page of it may run. Implemented for every list
 /// `#[derive(Keyset)]` writes.
 pub trait FetchShape: KeyShape {
-    /// [`TieLevels`] when no key is nullable, else [`OneSeek`].
+    /// [`TieLevels`] when no key is nullable but perhaps the leading one, else [`OneSeek`].
     type Strategy: Strategy;
+    /// The strategy of this list where another key leads it: [`OneSeek`] once any key in it is
+    /// nullable. A nullable key's tie levels are exact only where it leads: its NULLs are then
+    /// a region of their own, fetched after the levels, where behind another key they lie
+    /// inside that key's tie groups, and `x = NULL` is never true.
+    type Following: Strategy;
 }
 
 /// How rows past a cursor may be fetched: [`TieLevels`] or [`OneSeek`].
@@ -28,9 +33,12 @@ pub trait Strategy: 'static {
     fn level<M: SortOrder, W: Walk>(seek: Seek<M, W>, level: usize) -> Self::Level<M, W>;
 }
 
-/// Only non-nullable keys: a page after a cursor may be one exact index seek per tie level
-/// (`created_at = ? AND id < ?`, then `created_at < ?` while the page is short), where the
-/// backend prefers it (`SeekDialect::SEEK_PER_TIE_LEVEL`, SQLite).
+/// No nullable key but perhaps the leading one: a page after a cursor may be one exact index
+/// seek per tie level (`created_at = ? AND id < ?`, then `created_at < ?` while the page is
+/// short), where the backend prefers it (`SeekDialect::SEEK_PER_TIE_LEVEL`, SQLite). With a
+/// nullable leading key the levels run among its values, after a non-NULL cursor (no NULL
+/// matches `x = ?` or `x < ?`), and its NULLs follow as a region of their own where they come
+/// after the values; after a NULL cursor the page is fetched by regions, as with [`OneSeek`].
 ///
 /// The levels are disjoint, so rows inserted or deleted meanwhile never repeat a row within a
 /// page. The statements are not one snapshot, though: a row whose *sort key* another connection
@@ -41,10 +49,11 @@ pub trait Strategy: 'static {
 #[derive(Debug, Clone, Copy)]
 pub struct TieLevels;
 
-/// A nullable key: one predicate, which handles NULL cursor values; or, with a nullable leading
-/// key, the cursor's region alone where every row past the cursor lies in it, and at the NULL
-/// boundary, where the backend prefers it (`SeekDialect::SPLIT_NULL_REGIONS`), two seeks, one
-/// per region, the second only when the first leaves the page short.
+/// A nullable key after the first: one predicate, which handles NULL cursor values; or, with a
+/// nullable leading key too, the cursor's region alone where every row past the cursor lies in
+/// it, and at the NULL boundary, where the backend prefers it
+/// (`SeekDialect::SPLIT_NULL_REGIONS`), two seeks, one per region, the second only when the
+/// first leaves the page short.
 #[derive(Debug, Clone, Copy)]
 pub struct OneSeek;
 
@@ -66,10 +75,12 @@ impl Strategy for OneSeek {
 
 impl FetchShape for End {
     type Strategy = TieLevels;
+    type Following = TieLevels;
 }
 
 impl<C: 'static, D: KeyDirection, V: 'static, N: FetchShape> FetchShape for Key<C, D, V, N> {
-    type Strategy = N::Strategy;
+    type Strategy = N::Following;
+    type Following = N::Following;
 }
 
 impl<C, D, P, V, N> FetchShape for Key<C, Nullable<D, P>, V, N>
@@ -78,9 +89,10 @@ where
     D: KeyDirection,
     P: NullsPlacement,
     V: 'static,
-    N: KeyShape,
+    N: FetchShape,
 {
-    type Strategy = OneSeek;
+    type Strategy = N::Following;
+    type Following = OneSeek;
 }
 
 /// The predicate of one tie level of model `M`'s seek walking `W`.

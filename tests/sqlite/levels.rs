@@ -1,7 +1,8 @@
-//! What a page after (or before) a cursor runs on SQLite for a model without nullable keys: one
-//! statement per tie level, innermost first, only while the page is short (see
-//! `SeekDialect::SEEK_PER_TIE_LEVEL`); the single predicate for a boxed query, which cannot be
-//! run twice. Each page is checked against the model's order too.
+//! What a page after (or before) a cursor runs on SQLite for a model without nullable keys, or
+//! with a nullable leading one among its values: one statement per tie level, innermost first,
+//! only while the page is short (see `SeekDialect::SEEK_PER_TIE_LEVEL`), then the NULLs where they
+//! follow; the single predicate for a boxed query, which cannot be run twice. Each page is
+//! checked against the model's order too.
 
 use std::sync::{Arc, Mutex};
 
@@ -167,8 +168,9 @@ fn a_boxed_query_is_one_statement_with_the_single_predicate() {
     );
 }
 
-/// A model with a nullable key has no tie levels (`x = NULL` is never true): with a nullable key
-/// after a non-nullable leading one, a page is one statement with the single predicate, as before.
+/// A nullable key behind a non-nullable one gets no tie levels (`x = NULL` is never true, and its
+/// NULLs lie inside the leading key's tie groups): a page is one statement with the single
+/// predicate.
 #[test]
 fn a_nullable_key_keeps_the_single_predicate() {
     use keyset_tests::models::ScoreDue;
@@ -182,4 +184,67 @@ fn a_nullable_key_keeps_the_single_predicate() {
     assert_eq!(page.items, all[at + 1..at + 21]);
     assert_eq!(statements.len(), 1, "{statements:#?}");
     assert!(statements[0].contains("WHERE (`posts`.`score` <= ? AND (`posts`.`score` < ? OR"));
+}
+
+/// The WHERE clause and the rest of each statement, without its bound values.
+fn wheres(statements: &[String]) -> Vec<String> {
+    statements.iter().map(|sql| sql_only(sql).split(" WHERE ").nth(1).unwrap().to_owned()).collect()
+}
+
+/// A nullable leading key's values are walked by tie level, as non-nullable keys are (neither
+/// `rank = ?` nor `rank < ?` matches a NULL), and its NULLs follow them as a region of their own.
+#[test]
+fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
+    use keyset_tests::models::RankDescNullsLast;
+
+    let mut conn = db::seeded(2_000);
+    let query = || posts::table.select(RankDescNullsLast::as_select());
+    let all = query().order(RankDescNullsLast::order_by()).load(&mut conn).unwrap();
+    let ranks: Vec<_> = all.iter().map(|row| row.rank).collect();
+    let order = "ORDER BY `posts`.`rank` DESC, `posts`.`id` DESC LIMIT ?";
+
+    // Inside the first value's tie group: one statement, exact on both keys.
+    let at = 10;
+    let (page, statements) = page_around(&mut conn, query, at, true, 20);
+    assert_eq!(page.items, all[at + 1..at + 21]);
+    assert_eq!(wheres(&statements), [format!("(`posts`.`rank` = ? AND `posts`.`id` < ?) {order}")]);
+
+    // Five rows before the last value's end: those five, no smaller value, then the NULLs.
+    let last_value = ranks.iter().rposition(Option::is_some).unwrap();
+    let at = last_value - 5;
+    let (page, statements) = page_around(&mut conn, query, at, true, 20);
+    assert_eq!(page.items, all[at + 1..at + 21]);
+    assert!(page.items[5].rank.is_none() && page.items[4].rank.is_some(), "the seed changed");
+    assert_eq!(
+        wheres(&statements),
+        [
+            format!("(`posts`.`rank` = ? AND `posts`.`id` < ?) {order}"),
+            format!("(`posts`.`rank` < ?) {order}"),
+            format!("(`posts`.`rank` IS NULL) {order}"),
+        ]
+    );
+    // Each statement asks only for the rows still missing.
+    assert!(statements[2].ends_with("binds: [16]"), "{statements:#?}");
+
+    // Backward from five rows into the second value: the values before it, by level; no NULLs.
+    let at = group_end(&ranks, 0) + 5;
+    let (page, statements) = page_around(&mut conn, query, at, false, 20);
+    assert_eq!(page.items, all[at - 20..at]);
+    let backward = "ORDER BY `posts`.`rank` ASC, `posts`.`id` ASC LIMIT ?";
+    assert_eq!(
+        wheres(&statements),
+        [
+            format!("(`posts`.`rank` = ? AND `posts`.`id` > ?) {backward}"),
+            format!("(`posts`.`rank` > ?) {backward}"),
+        ]
+    );
+
+    // After a NULL cursor: the NULLs' region alone, one statement, as before.
+    let at = last_value + 10;
+    let (page, statements) = page_around(&mut conn, query, at, true, 20);
+    assert_eq!(page.items, all[at + 1..at + 21]);
+    assert_eq!(
+        wheres(&statements),
+        [format!("(((`posts`.`rank` IS NULL AND `posts`.`id` < ?))) {order}")]
+    );
 }

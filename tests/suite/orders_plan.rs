@@ -111,19 +111,19 @@ macro_rules! candidates {
     }};
 }
 
-/// [`candidates!`]' tie levels: one statement per level, forward and back (an order with a
-/// nullable key has none).
+/// [`candidates!`]' tie levels: one statement per level, forward and back, under the ORDER BY of
+/// the rows a level holds (a nullable leading key's values, where it has one).
 macro_rules! levels {
     ($all:expr, $model:ty, $cursor:expr) => {{
         let query = || stories::table.select(Story::as_select());
         let keys = <$model as Keyset>::key_lengths(&$cursor).len();
         for level in 1..=keys {
             let after = <$model>::after(&$cursor).level(level);
-            $all.push(candidate(query().filter(after).order(<$model>::order_by()).limit(21)));
+            let order = <$model>::order_by().one_side(false);
+            $all.push(candidate(query().filter(after).order(order).limit(21)));
             let before = <$model>::before(&$cursor).level(level);
-            $all.push(candidate(
-                query().filter(before).order(<$model>::reverse_order_by()).limit(21),
-            ));
+            let reverse = <$model>::reverse_order_by().one_side(false);
+            $all.push(candidate(query().filter(before).order(reverse).limit(21)));
         }
     }};
 }
@@ -141,7 +141,7 @@ fn candidates_for(conn: &mut Conn, order: StoryOrder, id: i64) -> (Vec<Candidate
         StoryOrder::New | StoryOrder::Old => with_levels!(New),
         StoryOrder::Top => with_levels!(Top),
         StoryOrder::Title => with_levels!(Title),
-        StoryOrder::Due => (candidates!(conn, Due, id).0, Due::INDEXES[0].name),
+        StoryOrder::Due => with_levels!(Due),
         StoryOrder::Mixed => with_levels!(Mixed),
     }
 }

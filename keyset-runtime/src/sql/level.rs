@@ -8,8 +8,9 @@
 //! [`SeekDialect::SEEK_PER_TIE_LEVEL`]). The levels are rendered from the same type-level key
 //! list as the ORDER BY and the single predicate, so they cannot disagree with them.
 //!
-//! Only lists of non-nullable keys have levels ([`LevelKeys`] is not implemented for nullable
-//! keys): `x = NULL` is never true, and a nullable key's NULLs are a region of their own.
+//! `x = NULL` is never true, so a nullable key's levels lie within one region of its NULLs or its
+//! values (`nullable.rs`): exact where it leads, the page then fetching its other region after the
+//! levels, and never planned for a nullable key behind another (`FetchShape::Following`).
 
 use std::marker::PhantomData;
 
@@ -24,7 +25,7 @@ use super::keys::{strict_op, End, Key, KeyDirection, KeyShape, KeysAppearOn, See
 use super::{SeekDialect, Walk};
 use crate::order::SortOrder;
 
-/// Renders one tie level of a list of non-nullable keys against the cursor's values.
+/// Renders one tie level of a key list against the cursor's values.
 pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
     /// `c1 = ? AND c2 < ?` for `level` 2: equal to the cursor on the first `level - 1` keys,
     /// strictly past it on key `level` (every comparison flipped when `backward`).

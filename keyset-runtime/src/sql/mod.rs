@@ -141,9 +141,10 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     /// for level 2 of `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1,
     /// fetched in that order, are exactly the rows of the whole seek, in order: what a page runs
     /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`],
-    /// one statement per level, the next only while the page is short). Renders only for models whose keys are all
-    /// non-nullable. (The statements a page runs this way are pinned in the test suite's
-    /// `tests/sqlite/levels.rs`.)
+    /// one statement per level, the next only while the page is short). With a nullable leading
+    /// key the levels lie within the cursor's region (see `level.rs`); a nullable key behind
+    /// another has none planned. (The statements a page runs this way are pinned in the test
+    /// suite's `tests/sqlite/levels.rs`.)
     ///
     /// # Panics
     ///
@@ -169,7 +170,16 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     where
         M::Keys: SeekKeys<DB>,
     {
-        <M::Keys as KeyShape>::LEADING_NULLABLE && !self.keys.has_next_region(W::BACKWARD)
+        <M::Keys as KeyShape>::LEADING_NULLABLE && !self.next_region::<DB>()
+    }
+
+    /// Whether rows past the cursor lie beyond the cursor's region too (see [`Region`]): a
+    /// nullable leading key's other region follows the cursor's.
+    pub(crate) fn next_region<DB: Backend + SeekDialect>(&self) -> bool
+    where
+        M::Keys: SeekKeys<DB>,
+    {
+        self.keys.has_next_region(W::BACKWARD)
     }
 
     /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
@@ -178,7 +188,7 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     where
         M::Keys: SeekKeys<DB>,
     {
-        DB::SPLIT_NULL_REGIONS && self.keys.has_next_region(W::BACKWARD)
+        DB::SPLIT_NULL_REGIONS && self.next_region::<DB>()
     }
 }
 

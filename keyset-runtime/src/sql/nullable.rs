@@ -28,6 +28,7 @@ use diesel::{Expression, QueryResult};
 use super::keys::{
     bound_op, strict_op, Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns,
 };
+use super::level::LevelKeys;
 use super::SeekDialect;
 
 /// A nullable key sorted in direction `D` (`Asc`/`Desc`) with its NULLs placed by `P`
@@ -220,6 +221,41 @@ where
     fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
         // After a non-NULL cursor the next region is the NULLs, after a NULL one the values.
         self.is_null(out, self.value.is_some())
+    }
+}
+
+// A nullable key's tie levels lie within the cursor's region: `x = ? AND ..`, then `x < ?`, among
+// the values (neither matches a NULL), or `x IS NULL AND ..` among the NULLs, where no row is past
+// another on `x` itself. They are exact only where the key leads, and only a leading nullable key
+// gets levels planned (`FetchShape::Following`), after a non-NULL cursor; its other region
+// follows them as `Region::Next`.
+impl<DB, C, D, P, T, N> LevelKeys<DB> for Key<C, Nullable<D, P>, Option<T>, N>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB> + 'static,
+    D: KeyDirection,
+    P: NullsPlacement,
+    Option<T>: ToSql<C::SqlType, DB>,
+    T: 'static,
+    N: LevelKeys<DB>,
+{
+    fn walk_level<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        level: usize,
+    ) -> QueryResult<()> {
+        match (&self.value, level) {
+            (Some(_), 0 | 1) => return self.compare(out, strict_op(D::DESC, backward)),
+            (Some(_), _) => self.compare(out.reborrow(), " = ")?,
+            (None, 0 | 1) => {
+                out.push_sql("1 = 0");
+                return Ok(());
+            }
+            (None, _) => self.is_null(out.reborrow(), true)?,
+        }
+        out.push_sql(" AND ");
+        self.next.walk_level(out, backward, level - 1)
     }
 }
 
