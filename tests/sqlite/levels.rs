@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
-use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
+use keyset_runtime::{Keyset, Page, PageQuery, PageRequest, Paginate};
 use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::posts;
 
@@ -72,8 +72,8 @@ fn group_end<K: PartialEq>(keys: &[K], at: usize) -> usize {
     (at..keys.len()).take_while(|&i| keys[i] == keys[at]).last().unwrap()
 }
 
-const NEWEST_LEVEL_2: &str = "WHERE (`posts`.`created_at` = ? AND `posts`.`id` < ?) ORDER BY";
-const NEWEST_LEVEL_1: &str = "WHERE (`posts`.`created_at` < ?) ORDER BY";
+const NEWEST_LEVEL_2: &str = "WHERE (`posts`.`created_at` = +? AND `posts`.`id` < +?) ORDER BY";
+const NEWEST_LEVEL_1: &str = "WHERE (`posts`.`created_at` < +?) ORDER BY";
 
 #[test]
 fn a_page_inside_the_cursors_tie_group_is_one_statement_on_both_keys() {
@@ -111,10 +111,13 @@ fn a_page_across_tie_groups_runs_one_statement_per_level_innermost_first() {
     assert_eq!(page.items, all[at - 20..at]);
     assert_eq!(statements.len(), 2, "{statements:#?}");
     assert!(
-        statements[0].contains("WHERE (`posts`.`created_at` = ? AND `posts`.`id` > ?) ORDER BY"),
+        statements[0].contains("WHERE (`posts`.`created_at` = +? AND `posts`.`id` > +?) ORDER BY"),
         "{statements:#?}"
     );
-    assert!(statements[1].contains("WHERE (`posts`.`created_at` > ?) ORDER BY"), "{statements:#?}");
+    assert!(
+        statements[1].contains("WHERE (`posts`.`created_at` > +?) ORDER BY"),
+        "{statements:#?}"
+    );
 }
 
 #[test]
@@ -137,12 +140,12 @@ fn three_keys_take_at_most_three_statements() {
     assert_eq!(
         wheres,
         [
-            "(`posts`.`score` = ? AND `posts`.`created_at` = ? AND `posts`.`id` > ?) ORDER BY \
-             `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC LIMIT ?",
-            "(`posts`.`score` = ? AND `posts`.`created_at` < ?) ORDER BY `posts`.`score` ASC, \
-             `posts`.`created_at` DESC, `posts`.`id` ASC LIMIT ?",
-            "(`posts`.`score` > ?) ORDER BY `posts`.`score` ASC, `posts`.`created_at` DESC, \
-             `posts`.`id` ASC LIMIT ?",
+            "(`posts`.`score` = +? AND `posts`.`created_at` = +? AND `posts`.`id` > +?) ORDER BY \
+             `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC LIMIT +?",
+            "(`posts`.`score` = +? AND `posts`.`created_at` < +?) ORDER BY `posts`.`score` ASC, \
+             `posts`.`created_at` DESC, `posts`.`id` ASC LIMIT +?",
+            "(`posts`.`score` > +?) ORDER BY `posts`.`score` ASC, `posts`.`created_at` DESC, \
+             `posts`.`id` ASC LIMIT +?",
         ]
     );
 }
@@ -161,8 +164,8 @@ fn a_boxed_query_is_one_statement_with_the_single_predicate() {
     assert_eq!(statements.len(), 1, "{statements:#?}");
     assert!(
         statements[0].contains(
-            "WHERE (`posts`.`created_at` <= ? AND (`posts`.`created_at` < ? OR \
-             (`posts`.`created_at` = ? AND `posts`.`id` < ?))) ORDER BY"
+            "WHERE (`posts`.`created_at` <= +? AND (`posts`.`created_at` < +? OR \
+             (`posts`.`created_at` = +? AND `posts`.`id` < +?))) ORDER BY"
         ),
         "{statements:#?}"
     );
@@ -183,7 +186,7 @@ fn a_nullable_key_keeps_the_single_predicate() {
     let (page, statements) = page_around(&mut conn, query, at, true, 20);
     assert_eq!(page.items, all[at + 1..at + 21]);
     assert_eq!(statements.len(), 1, "{statements:#?}");
-    assert!(statements[0].contains("WHERE (`posts`.`score` <= ? AND (`posts`.`score` < ? OR"));
+    assert!(statements[0].contains("WHERE (`posts`.`score` <= +? AND (`posts`.`score` < +? OR"));
 }
 
 /// The WHERE clause and the rest of each statement, without its bound values.
@@ -192,7 +195,7 @@ fn wheres(statements: &[String]) -> Vec<String> {
 }
 
 /// A nullable leading key's values are walked by tie level, as non-nullable keys are (neither
-/// `rank = ?` nor `rank < ?` matches a NULL), and its NULLs follow them as a region of their own.
+/// `rank = +?` nor `rank < +?` matches a NULL), and its NULLs follow them as a region of their own.
 #[test]
 fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
     use keyset_tests::models::RankDescNullsLast;
@@ -201,13 +204,16 @@ fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
     let query = || posts::table.select(RankDescNullsLast::as_select());
     let all = query().order(RankDescNullsLast::order_by()).load(&mut conn).unwrap();
     let ranks: Vec<_> = all.iter().map(|row| row.rank).collect();
-    let order = "ORDER BY `posts`.`rank` DESC, `posts`.`id` DESC LIMIT ?";
+    let order = "ORDER BY `posts`.`rank` DESC, `posts`.`id` DESC LIMIT +?";
 
     // Inside the first value's tie group: one statement, exact on both keys.
     let at = 10;
     let (page, statements) = page_around(&mut conn, query, at, true, 20);
     assert_eq!(page.items, all[at + 1..at + 21]);
-    assert_eq!(wheres(&statements), [format!("(`posts`.`rank` = ? AND `posts`.`id` < ?) {order}")]);
+    assert_eq!(
+        wheres(&statements),
+        [format!("(`posts`.`rank` = +? AND `posts`.`id` < +?) {order}")]
+    );
 
     // Five rows before the last value's end: those five, no smaller value, then the NULLs.
     let last_value = ranks.iter().rposition(Option::is_some).unwrap();
@@ -218,8 +224,8 @@ fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
     assert_eq!(
         wheres(&statements),
         [
-            format!("(`posts`.`rank` = ? AND `posts`.`id` < ?) {order}"),
-            format!("(`posts`.`rank` < ?) {order}"),
+            format!("(`posts`.`rank` = +? AND `posts`.`id` < +?) {order}"),
+            format!("(`posts`.`rank` < +?) {order}"),
             format!("(`posts`.`rank` IS NULL) {order}"),
         ]
     );
@@ -230,12 +236,12 @@ fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
     let at = group_end(&ranks, 0) + 5;
     let (page, statements) = page_around(&mut conn, query, at, false, 20);
     assert_eq!(page.items, all[at - 20..at]);
-    let backward = "ORDER BY `posts`.`rank` ASC, `posts`.`id` ASC LIMIT ?";
+    let backward = "ORDER BY `posts`.`rank` ASC, `posts`.`id` ASC LIMIT +?";
     assert_eq!(
         wheres(&statements),
         [
-            format!("(`posts`.`rank` = ? AND `posts`.`id` > ?) {backward}"),
-            format!("(`posts`.`rank` > ?) {backward}"),
+            format!("(`posts`.`rank` = +? AND `posts`.`id` > +?) {backward}"),
+            format!("(`posts`.`rank` > +?) {backward}"),
         ]
     );
 
@@ -245,6 +251,44 @@ fn a_nullable_leading_keys_values_take_tie_levels_then_its_nulls() {
     assert_eq!(page.items, all[at + 1..at + 21]);
     assert_eq!(
         wheres(&statements),
-        [format!("(((`posts`.`rank` IS NULL AND `posts`.`id` < ?))) {order}")]
+        [format!("(((`posts`.`rank` IS NULL AND `posts`.`id` < +?))) {order}")]
     );
+}
+
+/// Every value a page binds is written `+?`, the cursor's, the `LIMIT`'s and a page number's
+/// `OFFSET`: SQLite's planner reads a bare `?` it plans with and then re-prepares the cached
+/// statement whenever the value is bound again, on every page (see
+/// `SeekDialect::OPAQUE_BINDS`). The user's own filter keeps its `?`.
+#[test]
+fn every_value_a_page_binds_is_hidden_from_the_planner() {
+    let mut conn = db::seeded(2_000);
+    let query = || posts::table.select(Newest::as_select());
+    let first = query().paginate(&PageRequest::first(20)).unwrap().load_page(&mut conn).unwrap();
+    let after = PageRequest::after(first.next_cursor.unwrap(), 20);
+    let second = query().paginate(&after).unwrap().load_page(&mut conn).unwrap();
+    let requests = [
+        PageRequest::first(20),
+        PageRequest::last(20),
+        PageRequest::page_number(3, 20),
+        after,
+        PageRequest::before(second.prev_cursor.unwrap(), 20),
+    ];
+    let log = record(&mut conn);
+    for request in &requests {
+        let query = query().filter(posts::score.ne(-1));
+        query.clone().paginate(request).unwrap().load_page(&mut conn).unwrap();
+        query.into_boxed().paginate(request).unwrap().load_page(&mut conn).unwrap();
+    }
+    stop(&mut conn);
+    let statements = log.lock().unwrap().clone();
+    assert!(statements.len() >= 2 * requests.len(), "{statements:#?}");
+    for statement in &statements {
+        let sql = sql_only(statement);
+        let (user, page) = sql.split_once("`posts`.`score` != ?").expect("the user's filter");
+        assert!(!user.contains('?'), "{statement}");
+        let bare = page.match_indices('?').filter(|&(at, _)| !page[..at].ends_with('+'));
+        assert_eq!(bare.count(), 0, "a value the planner reads: {statement}");
+        assert!(page.contains("LIMIT +?"), "{statement}");
+    }
+    assert!(statements.iter().any(|s| s.contains("OFFSET +?")), "{statements:#?}");
 }

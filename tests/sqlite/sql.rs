@@ -19,7 +19,7 @@ fn one_key_is_a_single_strict_comparison() {
     let query = posts::table.select(posts::id).filter(Post::after(&cursor)).order(Post::order_by());
     assert_eq!(
         sql(&query),
-        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` > ?) ORDER BY `posts`.`id` ASC -- binds: [42]"
+        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` > +?) ORDER BY `posts`.`id` ASC -- binds: [42]"
     );
     let query = posts::table
         .select(posts::id)
@@ -27,7 +27,7 @@ fn one_key_is_a_single_strict_comparison() {
         .order(Post::reverse_order_by());
     assert_eq!(
         sql(&query),
-        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` < ?) ORDER BY `posts`.`id` DESC -- binds: [42]"
+        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`id` < +?) ORDER BY `posts`.`id` DESC -- binds: [42]"
     );
 }
 
@@ -43,9 +43,9 @@ fn three_mixed_keys_expand_with_a_leading_bound() {
         posts::table.select(posts::id).filter(TopScore::after(&cursor)).order(TopScore::order_by());
     assert_eq!(
         sql(&after).split(" -- ").next().unwrap(),
-        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` >= ? AND (`posts`.`score` > ? OR \
-         (`posts`.`score` = ? AND (`posts`.`created_at` < ? OR (`posts`.`created_at` = ? AND \
-         `posts`.`id` > ?))))) ORDER BY `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC"
+        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` >= +? AND (`posts`.`score` > +? OR \
+         (`posts`.`score` = +? AND (`posts`.`created_at` < +? OR (`posts`.`created_at` = +? AND \
+         `posts`.`id` > +?))))) ORDER BY `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC"
     );
     let before = posts::table
         .select(posts::id)
@@ -53,9 +53,9 @@ fn three_mixed_keys_expand_with_a_leading_bound() {
         .order(TopScore::reverse_order_by());
     assert_eq!(
         sql(&before).split(" -- ").next().unwrap(),
-        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` <= ? AND (`posts`.`score` < ? OR \
-         (`posts`.`score` = ? AND (`posts`.`created_at` > ? OR (`posts`.`created_at` = ? AND \
-         `posts`.`id` < ?))))) ORDER BY `posts`.`score` DESC, `posts`.`created_at` ASC, `posts`.`id` DESC"
+        "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`score` <= +? AND (`posts`.`score` < +? OR \
+         (`posts`.`score` = +? AND (`posts`.`created_at` > +? OR (`posts`.`created_at` = +? AND \
+         `posts`.`id` < +?))))) ORDER BY `posts`.`score` DESC, `posts`.`created_at` ASC, `posts`.`id` DESC"
     );
     // Every value is a bound parameter, in the order of the placeholders.
     let binds = sql(&after).split(" -- binds: ").nth(1).unwrap().to_owned();
@@ -72,7 +72,7 @@ fn hostile_text_is_bound_never_spliced() {
         posts::table.select(posts::id).filter(keyset_tests::models::ByUniqueTitle::after(&cursor));
     let text = sql(&query);
     let (statement, binds) = text.split_once(" -- binds: ").unwrap();
-    assert_eq!(statement, "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`title` > ?)");
+    assert_eq!(statement, "SELECT `posts`.`id` FROM `posts` WHERE (`posts`.`title` > +?)");
     assert!(binds.contains("DROP TABLE"));
 }
 
@@ -104,18 +104,18 @@ fn nullable_leading_key_regions() {
     };
     assert_eq!(
         where_clause(Region::Whole),
-        "((`posts`.`rank` <= ? OR `posts`.`rank` IS NULL) AND (`posts`.`rank` < ? OR \
-         (`posts`.`rank` = ? AND `posts`.`id` < ?) OR `posts`.`rank` IS NULL))"
+        "((`posts`.`rank` <= +? OR `posts`.`rank` IS NULL) AND (`posts`.`rank` < +? OR \
+         (`posts`.`rank` = +? AND `posts`.`id` < +?) OR `posts`.`rank` IS NULL))"
     );
     assert_eq!(
         where_clause(Region::Cursor),
-        "(`posts`.`rank` <= ? AND (`posts`.`rank` < ? OR (`posts`.`rank` = ? AND `posts`.`id` < ?)))"
+        "(`posts`.`rank` <= +? AND (`posts`.`rank` < +? OR (`posts`.`rank` = +? AND `posts`.`id` < +?)))"
     );
     assert_eq!(where_clause(Region::Next), "(`posts`.`rank` IS NULL)");
 
     let null = RankDescNullsLastCursor { rank: None, id: 10 };
     let text = sql(&posts::table.select(posts::id).filter(RankDescNullsLast::after(&null)));
-    assert!(text.contains("WHERE (((`posts`.`rank` IS NULL AND `posts`.`id` < ?)))"), "{text}");
+    assert!(text.contains("WHERE (((`posts`.`rank` IS NULL AND `posts`.`id` < +?)))"), "{text}");
 
     // DESC NULLS LAST is SQLite's own order: no clause, so a plain index serves it. ASC NULLS
     // LAST is not, and its reverse (DESC NULLS FIRST) neither.

@@ -345,7 +345,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
         V: ToSql<C::SqlType, DB>,
         N: SeekKeys<DB>,
     {
-        out.push_bind_param::<C::SqlType, V>(&self.value)?;
+        super::dialect::push_value::<DB, C::SqlType, V>(out.reborrow(), &self.value)?;
         if N::LEN > 0 {
             out.push_sql(", ");
             self.next.walk_values(out)?;
@@ -360,13 +360,13 @@ impl<C, D, V, N> Key<C, D, V, N> {
         op: &str,
     ) -> QueryResult<()>
     where
-        DB: Backend + HasSqlType<C::SqlType>,
+        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,
         V: ToSql<C::SqlType, DB>,
     {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(op);
-        out.push_bind_param::<C::SqlType, V>(&self.value)
+        super::dialect::push_value::<DB, C::SqlType, V>(out, &self.value)
     }
 }
 

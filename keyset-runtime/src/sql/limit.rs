@@ -1,5 +1,5 @@
-//! The page's `LIMIT` (and a page number's `OFFSET`): bound as a parameter, or, on PostgreSQL,
-//! written into the SQL.
+//! The page's `LIMIT` (and a page number's `OFFSET`): bound as a parameter (on SQLite `+?`, see
+//! [`SeekDialect::OPAQUE_BINDS`]), or, on PostgreSQL, written into the SQL.
 //!
 //! PostgreSQL plans a prepared statement anew on every execution until a generic plan looks no
 //! worse than the custom ones, and it costs a generic plan with `LIMIT $1` as if the limit were
@@ -16,11 +16,12 @@
 
 use std::marker::PhantomData;
 
-use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, HasSqlType};
 use diesel::{QueryResult, RunQueryDsl};
+
+use super::SeekDialect;
 
 /// How a backend takes the page's limit: [`Bound`] or [`Literal`].
 pub trait LimitStyle: 'static {
@@ -94,7 +95,7 @@ where
     Q: QueryFragment<DB>,
     L: LimitStyle,
     O: OffsetPart,
-    DB: Backend + HasSqlType<BigInt>,
+    DB: SeekDialect + HasSqlType<BigInt>,
     i64: ToSql<BigInt, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -130,14 +131,14 @@ impl OffsetPart for Offset {
 /// `value`, bound or written, as `L` says.
 fn number<'b, L: LimitStyle, DB>(mut out: AstPass<'_, 'b, DB>, value: &'b i64) -> QueryResult<()>
 where
-    DB: Backend + HasSqlType<BigInt>,
+    DB: SeekDialect + HasSqlType<BigInt>,
     i64: ToSql<BigInt, DB>,
 {
     if L::LITERAL {
         out.push_sql(&value.to_string());
         Ok(())
     } else {
-        out.push_bind_param::<BigInt, i64>(value)
+        super::dialect::push_value::<DB, BigInt, i64>(out, value)
     }
 }
 
