@@ -32,45 +32,12 @@ use diesel::Connection;
 use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::order_cursors;
 use keyset_benches::order_pages::{self as pages, Candidate};
-use keyset_benches::order_seed;
 use keyset_benches::pages::PAGE;
-use keyset_benches::schema::{Newest, NewestOldId, Published};
-use keyset_runtime::{Keyset, Page, PageRequest};
+use keyset_runtime::Keyset;
 
-/// One order's pages on a backend whose connection is `C`.
-struct Order<C, M: Keyset> {
-    name: &'static str,
-    /// Whether the leading key is nullable (the drafts follow the values).
-    nullable: bool,
-    page: fn(&mut C, &PageRequest) -> Page<M>,
-    /// The same page in the run-time order of the same keys (`paginate_by`): its rows' ids.
-    named: fn(&mut C, &PageRequest) -> Vec<i64>,
-    window: fn(&mut C, i64, i64) -> Vec<M>,
-    ties: fn(&M, &M) -> bool,
-    id: fn(&M) -> i64,
-    candidates: fn(&M::Cursor) -> Vec<Candidate<C>>,
-    expert_shape: &'static str,
-    expert: fn(&mut C, &M::Cursor) -> Vec<M>,
-    expert_candidate: fn(&M::Cursor) -> Candidate<C>,
-    /// PostgreSQL: the expert's page with a literal `LIMIT`.
-    literal: Option<Literal<C, M>>,
-}
-
-/// The expert's page with a literal `LIMIT`, and its statement.
-type Literal<C, M> =
-    (fn(&mut C, &<M as Keyset>::Cursor) -> Vec<M>, fn(&<M as Keyset>::Cursor) -> Candidate<C>);
-
-struct Backend<C> {
-    name: &'static str,
-    conn: C,
-    newest: Order<C, Newest>,
-    mixed: Order<C, NewestOldId>,
-    published: Order<C, Published>,
-    pk: fn(&mut C, i64) -> usize,
-    pk_candidate: fn(i64) -> Candidate<C>,
-    /// The most the API page may cost, as a ratio of the expert's bound-`LIMIT` page.
-    expert_target: f64,
-}
+#[path = "orders/backends.rs"]
+mod backends;
+use backends::{Backend, Order};
 
 /// What is timed, in turn.
 #[derive(Clone, Copy)]
@@ -97,11 +64,11 @@ fn main() {
     let mut results = Results::default();
     let load_before = load_average();
 
-    run(&mut criterion, sqlite(), &mut results);
+    run(&mut criterion, backends::sqlite(), &mut results);
     #[cfg(feature = "postgres")]
-    run(&mut criterion, postgres(), &mut results);
+    run(&mut criterion, backends::postgres(), &mut results);
     #[cfg(feature = "mysql")]
-    run(&mut criterion, mysql(), &mut results);
+    run(&mut criterion, backends::mysql(), &mut results);
 
     criterion.final_summary();
     if results.ratios.0.is_empty() {
@@ -333,96 +300,5 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
-    }
-}
-
-macro_rules! order {
-    ($pages:ident, $module:ident, $name:expr, $shape:expr, $literal:expr) => {
-        Order {
-            name: $name,
-            nullable: $name == NULLABLE,
-            page: $pages::$module::page,
-            named: $pages::$module::named,
-            window: $pages::$module::window,
-            ties: $pages::$module::ties,
-            id: |row| row.id,
-            candidates: $pages::$module::candidates,
-            expert_shape: $shape,
-            expert: $pages::$module::expert,
-            expert_candidate: $pages::$module::expert_candidate,
-            literal: $literal,
-        }
-    };
-}
-
-const UNIFORM: &str = "uniform (created_at DESC, id DESC)";
-const MIXED: &str = "mixed (created_at DESC, id ASC)";
-const NULLABLE: &str = "nullable leading (published_at DESC NULLS LAST, id DESC)";
-const OR_BOUND: &str = "OR + leading bound";
-const DRAFTS: &str = "published_at IS NULL AND id < ?";
-
-fn sqlite() -> Backend<diesel::SqliteConnection> {
-    use pages::sqlite;
-    Backend {
-        name: "SQLite",
-        conn: order_seed::sqlite(),
-        newest: order!(sqlite, newest, UNIFORM, OR_BOUND, None),
-        mixed: order!(sqlite, mixed, MIXED, OR_BOUND, None),
-        published: order!(sqlite, published, NULLABLE, DRAFTS, None),
-        pk: sqlite::pk,
-        pk_candidate: |below| sqlite::candidate("primary-key page", sqlite::pk_query(below)),
-        expert_target: 1.0,
-    }
-}
-
-#[cfg(feature = "postgres")]
-fn postgres() -> Backend<diesel::PgConnection> {
-    use pages::postgres;
-    use pages::postgres_literal as literal;
-    let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
-    Backend {
-        name: "PostgreSQL",
-        conn: order_seed::postgres(&url),
-        newest: order!(
-            postgres,
-            newest,
-            UNIFORM,
-            "row value",
-            Some((literal::newest, literal::newest_candidate))
-        ),
-        mixed: order!(
-            postgres,
-            mixed,
-            MIXED,
-            OR_BOUND,
-            Some((literal::mixed, literal::mixed_candidate))
-        ),
-        published: order!(
-            postgres,
-            published,
-            NULLABLE,
-            DRAFTS,
-            Some((literal::published, literal::published_candidate))
-        ),
-        pk: postgres::pk,
-        pk_candidate: |below| postgres::candidate("primary-key page", postgres::pk_query(below)),
-        // Issue 17's goal: the API's literal LIMIT gets generic plans, Diesel's bound one never.
-        expert_target: 0.85,
-    }
-}
-
-#[cfg(feature = "mysql")]
-fn mysql() -> Backend<diesel::MysqlConnection> {
-    use pages::mysql;
-    let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
-    Backend {
-        name: "MariaDB",
-        conn: order_seed::mysql(&url),
-        newest: order!(mysql, newest, UNIFORM, OR_BOUND, None),
-        mixed: order!(mysql, mixed, MIXED, OR_BOUND, None),
-        published: order!(mysql, published, NULLABLE, DRAFTS, None),
-        pk: mysql::pk,
-        pk_candidate: |below| mysql::candidate("primary-key page", mysql::pk_query(below)),
-        expert_target: 1.0,
     }
 }
