@@ -10,6 +10,15 @@
 //! page. SQLite always; PostgreSQL and MariaDB with the `postgres` / `mysql` features (their
 //! server must answer).
 //!
+//! With the `async` feature, which the server features bring, every page of the field order also
+//! through the async path (`load_page_async`, see `keyset_benches::order_async`): on one
+//! diesel-async connection per engine (SQLite's sync connection in diesel-async's
+//! `SyncConnectionWrapper`), each page awaited with one `block_on` of a current-thread runtime,
+//! as the async bench does. Beside the sync page, it measures what the async driver costs, the
+//! runtime's `block_on` included (on SQLite also the wrapper's hop of every statement to a
+//! blocking thread, diesel-async's, so that ratio has no target); and its deepest pages against
+//! its first page.
+//!
 //! ```sh
 //! cargo bench -p keyset-benches --bench orders           # SQLite, results in target/keyset-bench/
 //! cargo bench -p keyset-benches --bench orders --features postgres,mysql
@@ -18,8 +27,10 @@
 //! Before timing, every page is checked against `LIMIT/OFFSET`, and every statement it runs is
 //! recorded (Diesel's instrumentation), matched to one built from the model's seek, tie levels or
 //! NULL regions, and explained with `keyset_runtime::plan`; so are the expert's and the
-//! primary-key statements. A statement that is not an index seek is reported in the plans table,
-//! not hidden. The ratios come from one interleaved run per engine and order.
+//! primary-key statements. The async page must equal the sync one, tokens included, and run the
+//! same SQL (recorded by diesel-async's instrumentation). A statement that is not an index seek
+//! is reported in the plans table, not hidden. The ratios come from one interleaved run per
+//! engine and order.
 //!
 //! Writes `orders.csv` and `orders-ratios.csv` into `KEYSET_BENCH_OUT` (default
 //! `<target>/keyset-bench/`) and `orders.md` (every table) into `<target>/keyset-bench/`.
@@ -45,6 +56,8 @@ enum Job {
     Api(usize),
     /// The API page through the run-time order.
     Named(usize),
+    /// The API page through the async path.
+    Async(usize),
     Expert(usize),
     Literal(usize),
     Pk(i64),
@@ -105,21 +118,30 @@ fn load_average() -> String {
 }
 
 fn run<C: Connection>(criterion: &mut Criterion, backend: Backend<C>, results: &mut Results) {
-    let Backend { name, mut conn, newest, mixed, published, pk, pk_candidate, expert_target } =
-        backend;
+    let Backend {
+        name,
+        mut conn,
+        newest,
+        mixed,
+        published,
+        pk,
+        pk_candidate,
+        expert_target,
+        async_target,
+    } = backend;
     let conn = &mut conn;
-    let ctx = (name, pk, pk_candidate, expert_target);
+    let ctx = (name, pk, pk_candidate, expert_target, async_target);
     order(criterion, conn, ctx, newest, results);
     order(criterion, conn, ctx, mixed, results);
     order(criterion, conn, ctx, published, results);
 }
 
-type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64);
+type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64, Target);
 
 fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     criterion: &mut Criterion,
     conn: &mut C,
-    (name, pk, pk_candidate, expert_target): Context<C>,
+    (name, pk, pk_candidate, expert_target, async_target): Context<C>,
     order: Order<C, M>,
     results: &mut Results,
 ) {
@@ -173,6 +195,19 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
                 .collect()
         };
         assert_eq!(from(&named), from(&ran), "{subject}: the run-time order's statements differ");
+        // The async path returns the same page, tokens included, and runs the same SQL. Its binds
+        // are left out: diesel-async's SQLite wrapper shows them as SQLite's values, the sync
+        // connection as Rust's; the rows and tokens, equal, check what they bound.
+        if let Some(asynchronous) = &order.asynchronous {
+            let (async_page, async_ran) = asynchronous.recorded(&position.request);
+            assert_eq!(async_page, page, "{subject}: the async path's {} differs", position.label);
+            let sql = |statements: &[String]| -> Vec<String> {
+                statements.iter().map(|s| pages::sql_only(s)).collect()
+            };
+            let differ =
+                format!("{subject}: the async path's statements for {} differ", position.label);
+            assert_eq!(sql(&async_ran), sql(&ran), "{differ}");
+        }
         if let (true, Some(cursor)) = (position.expert, &position.cursor) {
             let hand = (order.expert)(conn, cursor);
             assert_eq!(
@@ -201,6 +236,9 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     for (i, position) in positions.iter().enumerate() {
         jobs.push((format!("API: {}", position.label), Job::Api(i)));
         jobs.push((format!("API, run-time order: {}", position.label), Job::Named(i)));
+        if order.asynchronous.is_some() {
+            jobs.push((format!("API, async: {}", position.label), Job::Async(i)));
+        }
     }
     for (i, position) in positions.iter().enumerate().filter(|(_, p)| p.expert) {
         jobs.push((format!("expert ({}): {}", order.expert_shape, position.label), Job::Expert(i)));
@@ -212,6 +250,10 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let run_job = |conn: &mut C, job: Job| match job {
         Job::Api(i) => drop(std::hint::black_box((order.page)(conn, &positions[i].request))),
         Job::Named(i) => drop(std::hint::black_box((order.named)(conn, &positions[i].request))),
+        Job::Async(i) => {
+            let asynchronous = order.asynchronous.as_ref().expect("the async path");
+            drop(std::hint::black_box(asynchronous.page(&positions[i].request)))
+        }
         Job::Expert(i) => {
             let cursor = positions[i].cursor.as_ref().expect("a cursor");
             drop(std::hint::black_box((order.expert)(conn, cursor)))
@@ -248,7 +290,7 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let us = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.1}", ns / 1e3));
     for (k, (label, job)) in jobs.iter().enumerate() {
         let (depth, ran) = match *job {
-            Job::Api(i) | Job::Named(i) => {
+            Job::Api(i) | Job::Named(i) | Job::Async(i) => {
                 (positions[i].depth.to_string(), statements[i].to_string())
             }
             Job::Expert(i) | Job::Literal(i) => (positions[i].depth.to_string(), "1".into()),
@@ -268,18 +310,28 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
         jobs.iter().position(|(_, job)| wanted(*job)).and_then(|k| interleaved[k])
     };
     let first = of(&|job| matches!(job, Job::Api(0)));
+    let first_async = of(&|job| matches!(job, Job::Async(0)));
     let ratios = &mut results.ratios;
     for (i, position) in positions.iter().enumerate() {
         let api = of(&|job| matches!(job, Job::Api(j) if j == i));
         let named = of(&|job| matches!(job, Job::Named(j) if j == i));
         let ratio = format!("run-time order / field order, {}", position.label);
         ratios.add(&subject, &ratio, named, api, Target::AtMost(1.05));
+        // What the async driver costs beyond the sync one for the same statements, one
+        // `block_on` of the current-thread runtime per page included (on SQLite also the
+        // wrapper's thread hop per statement: `async_target`).
+        let asynchronous = of(&|job| matches!(job, Job::Async(j) if j == i));
+        let ratio = format!("async API / sync API, {}", position.label);
+        ratios.add(&subject, &ratio, asynchronous, api, async_target);
     }
     for (i, position) in positions.iter().enumerate().skip(1) {
         let api = of(&|job| matches!(job, Job::Api(j) if j == i));
         let (depth, ran) = (position.depth, statements[i]);
         let what = format!("{} (depth {depth}, {ran} statement{})", position.label, plural(ran));
         ratios.add(&subject, &format!("{what} / first page"), api, first, Target::AtMost(1.1));
+        let asynchronous = of(&|job| matches!(job, Job::Async(j) if j == i));
+        let ratio = format!("async: {what} / async first page");
+        ratios.add(&subject, &ratio, asynchronous, first_async, Target::AtMost(1.1));
         if position.expert {
             let hand = of(&|job| matches!(job, Job::Expert(j) if j == i));
             let target = Target::AtMost(expert_target);
