@@ -10,6 +10,15 @@
 //! page. SQLite always; PostgreSQL and MariaDB with the `postgres` / `mysql` features (their
 //! server must answer).
 //!
+//! With the `async` feature, which the server features bring, every page of the field order also
+//! through the async path (`load_page_async`, see `keyset_benches::order_async`): on one
+//! diesel-async connection per engine (SQLite's sync connection in diesel-async's
+//! `SyncConnectionWrapper`), each page awaited with one `block_on` of a current-thread runtime,
+//! as the async bench does. Beside the sync page, it measures what the async driver costs, the
+//! runtime's `block_on` included (on SQLite also the wrapper's hop of every statement to a
+//! blocking thread, diesel-async's, so that ratio has no target); and its deepest pages against
+//! its first page.
+//!
 //! ```sh
 //! cargo bench -p keyset-benches --bench orders           # SQLite, results in target/keyset-bench/
 //! cargo bench -p keyset-benches --bench orders --features postgres,mysql
@@ -18,8 +27,10 @@
 //! Before timing, every page is checked against `LIMIT/OFFSET`, and every statement it runs is
 //! recorded (Diesel's instrumentation), matched to one built from the model's seek, tie levels or
 //! NULL regions, and explained with `keyset_runtime::plan`; so are the expert's and the
-//! primary-key statements. A statement that is not an index seek is reported in the plans table,
-//! not hidden. The ratios come from one interleaved run per engine and order.
+//! primary-key statements. The async page must equal the sync one, tokens included, and run the
+//! same SQL (recorded by diesel-async's instrumentation). A statement that is not an index seek
+//! is reported in the plans table, not hidden. The ratios come from one interleaved run per
+//! engine and order.
 //!
 //! Writes `orders.csv` and `orders-ratios.csv` into `KEYSET_BENCH_OUT` (default
 //! `<target>/keyset-bench/`) and `orders.md` (every table) into `<target>/keyset-bench/`.
@@ -32,45 +43,12 @@ use diesel::Connection;
 use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::order_cursors;
 use keyset_benches::order_pages::{self as pages, Candidate};
-use keyset_benches::order_seed;
 use keyset_benches::pages::PAGE;
-use keyset_benches::schema::{Newest, NewestOldId, Published};
-use keyset_runtime::{Keyset, Page, PageRequest};
+use keyset_runtime::Keyset;
 
-/// One order's pages on a backend whose connection is `C`.
-struct Order<C, M: Keyset> {
-    name: &'static str,
-    /// Whether the leading key is nullable (the drafts follow the values).
-    nullable: bool,
-    page: fn(&mut C, &PageRequest) -> Page<M>,
-    /// The same page in the run-time order of the same keys (`paginate_by`): its rows' ids.
-    named: fn(&mut C, &PageRequest) -> Vec<i64>,
-    window: fn(&mut C, i64, i64) -> Vec<M>,
-    ties: fn(&M, &M) -> bool,
-    id: fn(&M) -> i64,
-    candidates: fn(&M::Cursor) -> Vec<Candidate<C>>,
-    expert_shape: &'static str,
-    expert: fn(&mut C, &M::Cursor) -> Vec<M>,
-    expert_candidate: fn(&M::Cursor) -> Candidate<C>,
-    /// PostgreSQL: the expert's page with a literal `LIMIT`.
-    literal: Option<Literal<C, M>>,
-}
-
-/// The expert's page with a literal `LIMIT`, and its statement.
-type Literal<C, M> =
-    (fn(&mut C, &<M as Keyset>::Cursor) -> Vec<M>, fn(&<M as Keyset>::Cursor) -> Candidate<C>);
-
-struct Backend<C> {
-    name: &'static str,
-    conn: C,
-    newest: Order<C, Newest>,
-    mixed: Order<C, NewestOldId>,
-    published: Order<C, Published>,
-    pk: fn(&mut C, i64) -> usize,
-    pk_candidate: fn(i64) -> Candidate<C>,
-    /// The most the API page may cost, as a ratio of the expert's bound-`LIMIT` page.
-    expert_target: f64,
-}
+#[path = "orders/backends.rs"]
+mod backends;
+use backends::{Backend, Order};
 
 /// What is timed, in turn.
 #[derive(Clone, Copy)]
@@ -78,6 +56,8 @@ enum Job {
     Api(usize),
     /// The API page through the run-time order.
     Named(usize),
+    /// The API page through the async path.
+    Async(usize),
     Expert(usize),
     Literal(usize),
     Pk(i64),
@@ -97,11 +77,11 @@ fn main() {
     let mut results = Results::default();
     let load_before = load_average();
 
-    run(&mut criterion, sqlite(), &mut results);
+    run(&mut criterion, backends::sqlite(), &mut results);
     #[cfg(feature = "postgres")]
-    run(&mut criterion, postgres(), &mut results);
+    run(&mut criterion, backends::postgres(), &mut results);
     #[cfg(feature = "mysql")]
-    run(&mut criterion, mysql(), &mut results);
+    run(&mut criterion, backends::mysql(), &mut results);
 
     criterion.final_summary();
     if results.ratios.0.is_empty() {
@@ -138,21 +118,30 @@ fn load_average() -> String {
 }
 
 fn run<C: Connection>(criterion: &mut Criterion, backend: Backend<C>, results: &mut Results) {
-    let Backend { name, mut conn, newest, mixed, published, pk, pk_candidate, expert_target } =
-        backend;
+    let Backend {
+        name,
+        mut conn,
+        newest,
+        mixed,
+        published,
+        pk,
+        pk_candidate,
+        expert_target,
+        async_target,
+    } = backend;
     let conn = &mut conn;
-    let ctx = (name, pk, pk_candidate, expert_target);
+    let ctx = (name, pk, pk_candidate, expert_target, async_target);
     order(criterion, conn, ctx, newest, results);
     order(criterion, conn, ctx, mixed, results);
     order(criterion, conn, ctx, published, results);
 }
 
-type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64);
+type Context<C> = (&'static str, fn(&mut C, i64) -> usize, fn(i64) -> Candidate<C>, f64, Target);
 
 fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     criterion: &mut Criterion,
     conn: &mut C,
-    (name, pk, pk_candidate, expert_target): Context<C>,
+    (name, pk, pk_candidate, expert_target, async_target): Context<C>,
     order: Order<C, M>,
     results: &mut Results,
 ) {
@@ -206,6 +195,19 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
                 .collect()
         };
         assert_eq!(from(&named), from(&ran), "{subject}: the run-time order's statements differ");
+        // The async path returns the same page, tokens included, and runs the same SQL. Its binds
+        // are left out: diesel-async's SQLite wrapper shows them as SQLite's values, the sync
+        // connection as Rust's; the rows and tokens, equal, check what they bound.
+        if let Some(asynchronous) = &order.asynchronous {
+            let (async_page, async_ran) = asynchronous.recorded(&position.request);
+            assert_eq!(async_page, page, "{subject}: the async path's {} differs", position.label);
+            let sql = |statements: &[String]| -> Vec<String> {
+                statements.iter().map(|s| pages::sql_only(s)).collect()
+            };
+            let differ =
+                format!("{subject}: the async path's statements for {} differ", position.label);
+            assert_eq!(sql(&async_ran), sql(&ran), "{differ}");
+        }
         if let (true, Some(cursor)) = (position.expert, &position.cursor) {
             let hand = (order.expert)(conn, cursor);
             assert_eq!(
@@ -234,6 +236,9 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     for (i, position) in positions.iter().enumerate() {
         jobs.push((format!("API: {}", position.label), Job::Api(i)));
         jobs.push((format!("API, run-time order: {}", position.label), Job::Named(i)));
+        if order.asynchronous.is_some() {
+            jobs.push((format!("API, async: {}", position.label), Job::Async(i)));
+        }
     }
     for (i, position) in positions.iter().enumerate().filter(|(_, p)| p.expert) {
         jobs.push((format!("expert ({}): {}", order.expert_shape, position.label), Job::Expert(i)));
@@ -245,6 +250,10 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let run_job = |conn: &mut C, job: Job| match job {
         Job::Api(i) => drop(std::hint::black_box((order.page)(conn, &positions[i].request))),
         Job::Named(i) => drop(std::hint::black_box((order.named)(conn, &positions[i].request))),
+        Job::Async(i) => {
+            let asynchronous = order.asynchronous.as_ref().expect("the async path");
+            drop(std::hint::black_box(asynchronous.page(&positions[i].request)))
+        }
         Job::Expert(i) => {
             let cursor = positions[i].cursor.as_ref().expect("a cursor");
             drop(std::hint::black_box((order.expert)(conn, cursor)))
@@ -281,7 +290,7 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
     let us = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.1}", ns / 1e3));
     for (k, (label, job)) in jobs.iter().enumerate() {
         let (depth, ran) = match *job {
-            Job::Api(i) | Job::Named(i) => {
+            Job::Api(i) | Job::Named(i) | Job::Async(i) => {
                 (positions[i].depth.to_string(), statements[i].to_string())
             }
             Job::Expert(i) | Job::Literal(i) => (positions[i].depth.to_string(), "1".into()),
@@ -301,18 +310,28 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
         jobs.iter().position(|(_, job)| wanted(*job)).and_then(|k| interleaved[k])
     };
     let first = of(&|job| matches!(job, Job::Api(0)));
+    let first_async = of(&|job| matches!(job, Job::Async(0)));
     let ratios = &mut results.ratios;
     for (i, position) in positions.iter().enumerate() {
         let api = of(&|job| matches!(job, Job::Api(j) if j == i));
         let named = of(&|job| matches!(job, Job::Named(j) if j == i));
         let ratio = format!("run-time order / field order, {}", position.label);
         ratios.add(&subject, &ratio, named, api, Target::AtMost(1.05));
+        // What the async driver costs beyond the sync one for the same statements, one
+        // `block_on` of the current-thread runtime per page included (on SQLite also the
+        // wrapper's thread hop per statement: `async_target`).
+        let asynchronous = of(&|job| matches!(job, Job::Async(j) if j == i));
+        let ratio = format!("async API / sync API, {}", position.label);
+        ratios.add(&subject, &ratio, asynchronous, api, async_target);
     }
     for (i, position) in positions.iter().enumerate().skip(1) {
         let api = of(&|job| matches!(job, Job::Api(j) if j == i));
         let (depth, ran) = (position.depth, statements[i]);
         let what = format!("{} (depth {depth}, {ran} statement{})", position.label, plural(ran));
         ratios.add(&subject, &format!("{what} / first page"), api, first, Target::AtMost(1.1));
+        let asynchronous = of(&|job| matches!(job, Job::Async(j) if j == i));
+        let ratio = format!("async: {what} / async first page");
+        ratios.add(&subject, &ratio, asynchronous, first_async, Target::AtMost(1.1));
         if position.expert {
             let hand = of(&|job| matches!(job, Job::Expert(j) if j == i));
             let target = Target::AtMost(expert_target);
@@ -333,96 +352,5 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
-    }
-}
-
-macro_rules! order {
-    ($pages:ident, $module:ident, $name:expr, $shape:expr, $literal:expr) => {
-        Order {
-            name: $name,
-            nullable: $name == NULLABLE,
-            page: $pages::$module::page,
-            named: $pages::$module::named,
-            window: $pages::$module::window,
-            ties: $pages::$module::ties,
-            id: |row| row.id,
-            candidates: $pages::$module::candidates,
-            expert_shape: $shape,
-            expert: $pages::$module::expert,
-            expert_candidate: $pages::$module::expert_candidate,
-            literal: $literal,
-        }
-    };
-}
-
-const UNIFORM: &str = "uniform (created_at DESC, id DESC)";
-const MIXED: &str = "mixed (created_at DESC, id ASC)";
-const NULLABLE: &str = "nullable leading (published_at DESC NULLS LAST, id DESC)";
-const OR_BOUND: &str = "OR + leading bound";
-const DRAFTS: &str = "published_at IS NULL AND id < ?";
-
-fn sqlite() -> Backend<diesel::SqliteConnection> {
-    use pages::sqlite;
-    Backend {
-        name: "SQLite",
-        conn: order_seed::sqlite(),
-        newest: order!(sqlite, newest, UNIFORM, OR_BOUND, None),
-        mixed: order!(sqlite, mixed, MIXED, OR_BOUND, None),
-        published: order!(sqlite, published, NULLABLE, DRAFTS, None),
-        pk: sqlite::pk,
-        pk_candidate: |below| sqlite::candidate("primary-key page", sqlite::pk_query(below)),
-        expert_target: 1.0,
-    }
-}
-
-#[cfg(feature = "postgres")]
-fn postgres() -> Backend<diesel::PgConnection> {
-    use pages::postgres;
-    use pages::postgres_literal as literal;
-    let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
-    Backend {
-        name: "PostgreSQL",
-        conn: order_seed::postgres(&url),
-        newest: order!(
-            postgres,
-            newest,
-            UNIFORM,
-            "row value",
-            Some((literal::newest, literal::newest_candidate))
-        ),
-        mixed: order!(
-            postgres,
-            mixed,
-            MIXED,
-            OR_BOUND,
-            Some((literal::mixed, literal::mixed_candidate))
-        ),
-        published: order!(
-            postgres,
-            published,
-            NULLABLE,
-            DRAFTS,
-            Some((literal::published, literal::published_candidate))
-        ),
-        pk: postgres::pk,
-        pk_candidate: |below| postgres::candidate("primary-key page", postgres::pk_query(below)),
-        // Issue 17's goal: the API's literal LIMIT gets generic plans, Diesel's bound one never.
-        expert_target: 0.85,
-    }
-}
-
-#[cfg(feature = "mysql")]
-fn mysql() -> Backend<diesel::MysqlConnection> {
-    use pages::mysql;
-    let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
-    Backend {
-        name: "MariaDB",
-        conn: order_seed::mysql(&url),
-        newest: order!(mysql, newest, UNIFORM, OR_BOUND, None),
-        mixed: order!(mysql, mixed, MIXED, OR_BOUND, None),
-        published: order!(mysql, published, NULLABLE, DRAFTS, None),
-        pk: mysql::pk,
-        pk_candidate: |below| mysql::candidate("primary-key page", mysql::pk_query(below)),
-        expert_target: 1.0,
     }
 }

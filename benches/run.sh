@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmarks in one command: the depth sweep (keyset against OFFSET, and against hand-written
-# Diesel pages), the orders (uniform, mixed and nullable-leading, first and deepest pages against
-# the expert's), the token codec, the joins (an order led by a joined column against the posts'
-# own order) and the shards (a page merged over 1 to 8 SQLite files), then the plot.
+# Diesel pages), the orders (uniform, mixed and nullable-leading, first and deepest pages, sync and
+# async, against the expert's), the token codec, the joins (an order led by a joined column against
+# the posts' own order) and the shards (a page merged over 1 to 8 SQLite files), then the plot.
 #
 #   bash benches/run.sh                  # SQLite, PostgreSQL and MariaDB: their servers must answer
 #   FEATURES= bash benches/run.sh        # SQLite only

@@ -5,6 +5,7 @@
 
 pub mod join_pages;
 pub mod measure;
+pub mod order_async;
 pub mod order_cursors;
 pub mod order_pages;
 pub mod order_seed;

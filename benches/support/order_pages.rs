@@ -66,16 +66,22 @@ pub fn recorded<C: Connection, R>(
     load: impl FnOnce(&mut C) -> R,
 ) -> (R, Vec<String>) {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = Arc::clone(&log);
-    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
-        if let InstrumentationEvent::StartQuery { query, .. } = event {
-            sink.lock().expect("the statement log").push(query.to_string());
-        }
-    });
+    conn.set_instrumentation(recorder(&log));
     let loaded = load(conn);
     conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
     let statements = log.lock().expect("the statement log").clone();
     (loaded, statements)
+}
+
+/// An instrumentation that appends every statement a connection starts to `log`, as Diesel shows
+/// it (SQL and bound values); diesel-async's connections take it too.
+pub fn recorder(log: &Arc<Mutex<Vec<String>>>) -> impl Instrumentation {
+    let sink = Arc::clone(log);
+    move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            sink.lock().expect("the statement log").push(query.to_string());
+        }
+    }
 }
 
 /// The request for the page after `cursor`, as the previous page's `next_cursor` would be.
