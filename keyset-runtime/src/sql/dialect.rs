@@ -45,7 +45,7 @@ pub trait SeekDialect: Backend {
     /// Whether every value a page binds (cursor values, `LIMIT`, `OFFSET`) is written `+?`, which
     /// the planner cannot read, where a planner that reads bound values re-prepares a cached
     /// statement each time one is bound anew (see SQLite's implementation).
-    const OPAQUE_BINDS: bool = true;
+    const OPAQUE_BINDS: bool = false;
 }
 
 /// `?` for `value`, or `+?` where the backend wants its values opaque to the planner
