@@ -27,11 +27,13 @@ use crate::token::{self, CursorValue};
 ///     .order(Post::order_by())
 ///     .limit(20)
 ///     .select(Post::as_select());
+/// // On SQLite each cursor value is written `+?`, which its planner does not read: a bare `?`
+/// // makes it prepare the cached statement anew whenever the value is bound again.
 /// assert_eq!(
 ///     diesel::debug_query::<diesel::sqlite::Sqlite, _>(&query).to_string(),
 ///     "SELECT `posts`.`created_at`, `posts`.`id`, `posts`.`title` FROM `posts` \
-///      WHERE (`posts`.`created_at` <= ? AND (`posts`.`created_at` < ? OR \
-///      (`posts`.`created_at` = ? AND `posts`.`id` < ?))) \
+///      WHERE (`posts`.`created_at` <= +? AND (`posts`.`created_at` < +? OR \
+///      (`posts`.`created_at` = +? AND `posts`.`id` < +?))) \
 ///      ORDER BY `posts`.`created_at` DESC, `posts`.`id` DESC LIMIT ? \
 ///      -- binds: [1700000000, 1700000000, 1700000000, 42, 20]",
 /// );
