@@ -141,14 +141,17 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
                 type Row = #ident;
                 type List = #list;
 
+                #[inline]
                 fn name(self) -> &'static str {
                     #order_enum::name(self)
                 }
 
+                #[inline]
                 fn direction(self) -> #rt::SortDirection {
                     #order_enum::direction(self)
                 }
 
+                #[inline]
                 fn index(self) -> usize {
                     match self {
                         #(#index_arms,)*
@@ -160,6 +163,7 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
             impl ::core::str::FromStr for #order_enum {
                 type Err = #rt::ParseOrderError;
 
+                #[inline]
                 fn from_str(__name: &str) -> ::core::result::Result<Self, #rt::ParseOrderError> {
                     #rt::parse_order(&Self::ALL, Self::NAMES, __name)
                 }
@@ -167,6 +171,7 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
 
             #[automatically_derived]
             impl ::core::fmt::Display for #order_enum {
+                #[inline]
                 fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     __f.write_str(#order_enum::name(*self))
                 }
@@ -214,18 +219,22 @@ fn default_order(model: &Model) -> TokenStream {
             const INDEXES: &'static [#rt::IndexDdl] = &[#(#indexes),*];
             const MAX_TOKEN_LEN: usize = #order::MAX_TOKEN_LEN;
 
+            #[inline]
             fn cursor(&self) -> #cursor {
                 #order::cursor(self)
             }
 
+            #[inline]
             fn columns() -> Self::Columns {
                 #order::columns()
             }
 
+            #[inline]
             fn keys(__cursor: #cursor) -> Self::Keys {
                 #order::keys(__cursor)
             }
 
+            #[inline]
             fn key_lengths(__cursor: &#cursor) -> ::std::vec::Vec<(&'static str, usize)> {
                 #order::key_lengths(__cursor)
             }
@@ -298,18 +307,22 @@ fn direction(
             const MAX_TOKEN_LEN: usize = #max_token_len;
             const LABEL: &'static str = #label;
 
+            #[inline]
             fn cursor(__row: &#ident) -> #cursor {
                 #cursor { #(#copy_fields,)* }
             }
 
+            #[inline]
             fn columns() -> Self::Columns {
                 #columns
             }
 
+            #[inline]
             fn keys(__cursor: #cursor) -> Self::Keys {
                 #values
             }
 
+            #[inline]
             fn key_lengths(__cursor: &#cursor) -> ::std::vec::Vec<(&'static str, usize)> {
                 ::std::vec![#(#key_lengths),*]
             }
