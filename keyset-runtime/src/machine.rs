@@ -2,10 +2,10 @@
 //!
 //! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
 //! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
-//! NULLs), the next only while the page is short. [`PageMachine`]
-//! hands out those statements one at a time as values ([`Statement`]: what to add to the query,
-//! and how many rows it may return), takes each one's rows, and decides whether another follows;
-//! then it hands the rows over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
+//! NULLs), the next only while the page is short. [`PageMachine`] hands out those statements one
+//! at a time as values ([`Statement`]: what to add to the query, and how many rows it may
+//! return), takes each one's rows, and decides whether another follows; then it hands the rows
+//! over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
 //! ([`load_page`](crate::Paginated::load_page)) and the async one (`load_page_async`) only run
 //! each statement on their connection and hand the rows back, so both run the same statements,
 //! with the same binds, for the same request.

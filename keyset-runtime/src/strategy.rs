@@ -1,8 +1,9 @@
 //! Which statements a page after a cursor may take, as far as the model's key types decide it:
 //! with no nullable key but perhaps the leading one, a page may be one statement per tie level
 //! ([`TieLevels`], where the backend prefers it); with a nullable key after the first it is one
-//! predicate, or two seeks at a nullable leading key's NULL boundary ([`OneSeek`]). What the page then runs is the page machine's
-//! decision (`machine.rs`); this module only names the types the statements have.
+//! predicate, or two seeks at a nullable leading key's NULL boundary ([`OneSeek`]). What the
+//! page then runs is the page machine's decision (`machine.rs`); this module only names the
+//! types the statements have.
 
 use crate::order::SortOrder;
 use crate::sql::{
