@@ -66,6 +66,11 @@ fn sql_only(statement: &str) -> String {
     statement.split(" -- binds:").next().unwrap().to_owned()
 }
 
+/// The WHERE clause and the rest of each statement, without its bound values.
+fn wheres(statements: &[String]) -> Vec<String> {
+    statements.iter().map(|sql| sql_only(sql).split(" WHERE ").nth(1).unwrap().to_owned()).collect()
+}
+
 /// The index of the last row of the tie group that row `at` belongs to, given each row's
 /// leading key value in the model's order.
 fn group_end<K: PartialEq>(keys: &[K], at: usize) -> usize {
@@ -133,12 +138,8 @@ fn three_keys_take_at_most_three_statements() {
     assert_eq!(all[at].created_at, all[at + 2].created_at, "the seed's ties changed");
     let (page, statements) = page_around(&mut conn, query, at, true, 20);
     assert_eq!(page.items, all[at + 1..at + 21]);
-    let wheres: Vec<_> = statements
-        .iter()
-        .map(|sql| sql_only(sql).split(" WHERE ").nth(1).unwrap().to_owned())
-        .collect();
     assert_eq!(
-        wheres,
+        wheres(&statements),
         [
             "(`posts`.`score` = +? AND `posts`.`created_at` = +? AND `posts`.`id` > +?) ORDER BY \
              `posts`.`score` ASC, `posts`.`created_at` DESC, `posts`.`id` ASC LIMIT +?",
@@ -187,11 +188,6 @@ fn a_nullable_key_keeps_the_single_predicate() {
     assert_eq!(page.items, all[at + 1..at + 21]);
     assert_eq!(statements.len(), 1, "{statements:#?}");
     assert!(statements[0].contains("WHERE (`posts`.`score` <= +? AND (`posts`.`score` < +? OR"));
-}
-
-/// The WHERE clause and the rest of each statement, without its bound values.
-fn wheres(statements: &[String]) -> Vec<String> {
-    statements.iter().map(|sql| sql_only(sql).split(" WHERE ").nth(1).unwrap().to_owned()).collect()
 }
 
 /// A nullable leading key's values are walked by tie level, as non-nullable keys are (neither
