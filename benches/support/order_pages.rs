@@ -46,17 +46,27 @@ pub struct Candidate<C> {
     pub explain: Explain<C>,
 }
 
-/// A statement without its bound values, and with its `LIMIT` as a placeholder: a page writes it
-/// literally on PostgreSQL, where the candidates, written with Diesel's `.limit()`, bind it.
+/// A statement without its bound values, with each `LIMIT` as a placeholder and PostgreSQL's
+/// parameters unnumbered: a page writes its limits literally on PostgreSQL, where the candidates,
+/// written with Diesel's `.limit()`, bind them (which shifts the numbers of a union's later
+/// branches).
 pub fn sql_only(statement: &str) -> String {
     let sql = statement.split(" -- binds:").next().unwrap_or(statement);
-    match sql.rsplit_once(" LIMIT ") {
-        Some((head, tail)) => {
-            let rest = tail.split_once(' ').map_or("", |(_, rest)| rest);
-            format!("{head} LIMIT ? {rest}").trim_end().to_owned()
-        }
-        None => sql.to_owned(),
+    let mut parts = sql.split(" LIMIT ");
+    let mut out = parts.next().unwrap_or_default().to_owned();
+    for part in parts {
+        // The limit runs to the next space or to the parenthesis closing a union's branch.
+        let end = part.find([' ', ')']).unwrap_or(part.len());
+        out.push_str(" LIMIT ?");
+        out.push_str(&part[end..]);
     }
+    let mut numbered = out.split('$');
+    let mut sql = numbered.next().unwrap_or_default().to_owned();
+    for part in numbered {
+        sql.push_str("$?");
+        sql.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+    }
+    sql
 }
 
 /// Runs `load` on `conn` and returns what it returned and the statements it ran, as Diesel's
@@ -153,15 +163,20 @@ pub fn drafts_order() -> Desc<id> {
 macro_rules! levels {
     ($model:ident, $cursor:expr, $all:expr) => {{
         let keys = <$model as Keyset>::key_lengths($cursor).len();
-        (1..=keys)
-            .map(|level| {
-                let seek = $model::after($cursor).level(level);
-                candidate(
-                    &format!("tie level {level}"),
-                    $all.filter(seek).order($model::order_by().one_side(false)).limit(FETCH),
-                )
-            })
-            .collect::<Vec<_>>()
+        let level = |level| {
+            let seek = $model::after($cursor).level(level);
+            $all.filter(seek).order($model::order_by().one_side(false)).limit(FETCH)
+        };
+        let mut levels: Vec<_> =
+            (1..=keys).map(|k| candidate(&format!("tie level {k}"), level(k))).collect();
+        // All of them in one statement, their union (PostgreSQL, mixed directions).
+        if let Some(names) = <$model as Keyset>::SELECTED_NAMES {
+            let branches = (1..=keys).rev().map(level).collect();
+            let order = $model::order_by().one_side(false);
+            let union = keyset_runtime::__private::sql::union(branches, order, names, FETCH);
+            levels.push(candidate("tie levels' union", union));
+        }
+        levels
     }};
 }
 

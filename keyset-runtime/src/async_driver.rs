@@ -13,17 +13,18 @@ use diesel::query_dsl::methods::{FilterDsl, OrderDsl, SelectDsl};
 use diesel_async::methods::LoadQuery;
 use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 
+use crate::driver::past;
 use crate::fetched::{Fetched, Loaded};
-use crate::machine::{PageMachine, Statement};
+use crate::machine::{Copies, PageMachine, Statement};
 use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
 use crate::position::{decode, Position};
 use crate::selection::SelectsModel;
 use crate::sql::{
-    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
+    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys, Union,
 };
-use crate::strategy::{next_copy, LevelOf, Repeat};
+use crate::strategy::{branches, next_copy, LevelOf, Repeat};
 use crate::{Error, Keyset, Page};
 
 /// The future of one page: boxed once per page, `Send`, so that a handler awaiting it can run on
@@ -241,7 +242,7 @@ where
         Box::pin(async move {
             let mut machine = PageMachine::<M, Q::Item>::new::<Conn::Backend>(
                 position,
-                (limit, Q::REPEATS),
+                (limit, Copies::of::<Q>()),
                 Q::model,
             )?;
             let mut query = Some(self);
@@ -275,6 +276,12 @@ where
                     }
                     Statement::BeforeLevel { level, order, limit } => {
                         query.load_past(level, order, limit, conn).await
+                    }
+                    Statement::AfterLevels { levels, order, names, limit } => {
+                        Q::load_union(branches(query, levels)?, order, names, limit, conn).await
+                    }
+                    Statement::BeforeLevels { levels, order, names, limit } => {
+                        Q::load_union(branches(query, levels)?, order, names, limit, conn).await
                     }
                 };
                 machine.fetched(rows?);
@@ -440,6 +447,19 @@ pub trait SeekLoadAsync<'query, M: SortOrder, W, Conn, P>: Paginate {
     where
         Self: 'conn,
         'query: 'conn;
+
+    /// Loads the rows of the union of one such statement per branch, each on its own copy of
+    /// the query, ordered by `order` over the output columns `names`.
+    fn load_union<'conn>(
+        branches: Vec<(Self, (P, OrderBy<M, W>))>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+        conn: &'conn mut Conn,
+    ) -> impl Future<Output = diesel::QueryResult<Vec<Self::Item>>> + Send + 'conn
+    where
+        Self: 'conn,
+        'query: 'conn;
 }
 
 impl<'query, Q, M, W, Conn, P> SeekLoadAsync<'query, M, W, Conn, P> for Q
@@ -451,6 +471,8 @@ where
     Q::Item: Send,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>: LoadQuery<'query, Conn, Q::Item> + 'query,
+    Union<LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>, M, W>:
+        LoadQuery<'query, Conn, Q::Item> + 'query,
 {
     fn load_past<'conn>(
         self,
@@ -463,10 +485,27 @@ where
         Self: 'conn,
         'query: 'conn,
     {
-        let order = OrderDsl::order(FilterDsl::filter(self, predicate), order);
-        LimitedOn::<_, Conn>::new(order, limit).load(conn)
+        past::<_, _, _, _, LimitStyleOf<Conn>>(self, (predicate, order), limit).load(conn)
+    }
+
+    fn load_union<'conn>(
+        branches: Vec<(Self, (P, OrderBy<M, W>))>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+        conn: &'conn mut Conn,
+    ) -> impl Future<Output = diesel::QueryResult<Vec<Q::Item>>> + Send + 'conn
+    where
+        Self: 'conn,
+        'query: 'conn,
+    {
+        let branches = branches.into_iter().map(|(query, branch)| past(query, branch, limit));
+        Union::new(branches.collect(), order, names, limit).load(conn)
     }
 }
+
+/// The way `Conn`'s backend writes a page's `LIMIT`.
+type LimitStyleOf<Conn> = <<Conn as AsyncConnectionCore>::Backend as SeekDialect>::LimitStyle;
 
 /// A statement with the page's `LIMIT`, as `Conn`'s backend writes it.
 type LimitedOn<Q, Conn, O = NoOffset> =

@@ -8,15 +8,15 @@ use diesel::query_dsl::LoadQuery;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 
 use crate::fetched::{Fetched, Loaded};
-use crate::machine::{PageMachine, Statement};
+use crate::machine::{Copies, PageMachine, Statement};
 use crate::order::{no_order, Nil, OrderList, Orders, SortOrder};
 use crate::ordered::{Load, PaginatedBy};
 use crate::page::{Paginate, Paginated};
 use crate::position::{decode, Position};
 use crate::sql::{
-    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys,
+    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekKeys, Union,
 };
-use crate::strategy::{next_copy, LevelOf, Repeat};
+use crate::strategy::{branches, next_copy, LevelOf, Repeat};
 use crate::{Error, Keyset, Page};
 
 impl<Q: Paginate> Paginated<Q> {
@@ -85,14 +85,25 @@ pub trait PageQuery<'query, Conn>: Paginate {
     ) -> Result<Fetched<Self::Model, Self::Item>, Error>;
 }
 
-/// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`: the bounds of a
-/// statement past a cursor, named once for the whole seek and for one tie level, both ways.
+/// `query.filter(predicate).order(order).limit(limit)`, loadable on `Conn`, alone or as the
+/// branches of a [`Union`]: the bounds of a statement past a cursor, named once for the whole
+/// seek and for one tie level, both ways.
 pub trait SeekLoad<'query, M: SortOrder, W, Conn, P>: Paginate {
     /// Loads the rows.
     fn load_past(
         self,
         predicate: P,
         order: OrderBy<M, W>,
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<Self::Item>>;
+
+    /// Loads the rows of the union of one such statement per branch, each on its own copy of
+    /// the query, ordered by `order` over the output columns `names`.
+    fn load_union(
+        branches: Vec<(Self, (P, OrderBy<M, W>))>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
         limit: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<Self::Item>>;
@@ -106,6 +117,8 @@ where
     Q: Paginate + FilterDsl<P>,
     Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
     LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>: LoadQuery<'query, Conn, Q::Item>,
+    Union<LimitedOn<Order<Filter<Q, P>, OrderBy<M, W>>, Conn>, M, W>:
+        LoadQuery<'query, Conn, Q::Item>,
 {
     fn load_past(
         self,
@@ -114,8 +127,32 @@ where
         limit: i64,
         conn: &mut Conn,
     ) -> QueryResult<Vec<Q::Item>> {
-        Limited::new(OrderDsl::order(FilterDsl::filter(self, predicate), order), limit).load(conn)
+        past(self, (predicate, order), limit).load(conn)
     }
+
+    fn load_union(
+        branches: Vec<(Self, (P, OrderBy<M, W>))>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+        conn: &mut Conn,
+    ) -> QueryResult<Vec<Q::Item>> {
+        let branches = branches.into_iter().map(|(query, branch)| past(query, branch, limit));
+        Union::new(branches.collect(), order, names, limit).load(conn)
+    }
+}
+
+/// `query.filter(predicate).order(order)` with the page's `LIMIT`.
+pub(crate) fn past<Q, P, M: SortOrder, W, L>(
+    query: Q,
+    (predicate, order): (P, OrderBy<M, W>),
+    limit: i64,
+) -> Limited<Order<Filter<Q, P>, OrderBy<M, W>>, L>
+where
+    Q: FilterDsl<P>,
+    Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
+{
+    Limited::new(OrderDsl::order(FilterDsl::filter(query, predicate), order), limit)
 }
 
 /// A statement with the page's `LIMIT`, as `Conn`'s backend writes it.
@@ -155,8 +192,11 @@ where
     O::Keys: SeekKeys<Conn::Backend>,
     Q: Repeat + RunStatement<'query, O, Conn>,
 {
-    let mut machine =
-        PageMachine::<O, Q::Item>::new::<Conn::Backend>(position, (limit, Q::REPEATS), Q::model)?;
+    let mut machine = PageMachine::<O, Q::Item>::new::<Conn::Backend>(
+        position,
+        (limit, Copies::of::<Q>()),
+        Q::model,
+    )?;
     let mut query = Some(query);
     while let Some(statement) = machine.next() {
         let query = next_copy(&mut query, machine.may_continue())?;
@@ -304,6 +344,7 @@ where
     Q: SeekLoad<'query, M, Backward, Conn, Seek<M, Backward>>,
     Q: SeekLoad<'query, M, Forward, Conn, LevelOf<M, Forward>>,
     Q: SeekLoad<'query, M, Backward, Conn, LevelOf<M, Backward>>,
+    Q: Repeat,
 {
     fn run(self, statement: Statement<M>, conn: &mut Conn) -> QueryResult<Vec<Q::Item>> {
         let query = self;
@@ -324,6 +365,12 @@ where
             }
             Statement::BeforeLevel { level, order, limit } => {
                 query.load_past(level, order, limit, conn)
+            }
+            Statement::AfterLevels { levels, order, names, limit } => {
+                Q::load_union(branches(query, levels)?, order, names, limit, conn)
+            }
+            Statement::BeforeLevels { levels, order, names, limit } => {
+                Q::load_union(branches(query, levels)?, order, names, limit, conn)
             }
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
 //! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
-//! NULLs), the next only while the page is short. [`PageMachine`] hands out those statements one
+//! NULLs), the next only while the page is short; or on PostgreSQL, in mixed directions, one
+//! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). [`PageMachine`] hands out those statements one
 //! at a time as values ([`Statement`]: what to add to the query, and how many rows it may
 //! return), takes each one's rows, and decides whether another follows; then it hands the rows
 //! over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
@@ -36,6 +37,37 @@ pub enum Statement<M: SortOrder> {
     AfterLevel { level: LevelOf<M, Forward>, order: OrderBy<M, Forward>, limit: i64 },
     /// One tie level of the rows before a cursor.
     BeforeLevel { level: LevelOf<M, Backward>, order: OrderBy<M, Backward>, limit: i64 },
+    /// Every tie level of the rows after a cursor, innermost first, as one statement: each
+    /// level under its ORDER BY and limited to `limit`, their `UNION ALL` ordered by `order`
+    /// over the output columns `names` (see [`Union`](crate::sql::Union)).
+    AfterLevels {
+        levels: Vec<(LevelOf<M, Forward>, OrderBy<M, Forward>)>,
+        order: OrderBy<M, Forward>,
+        names: &'static [&'static str],
+        limit: i64,
+    },
+    /// Every tie level of the rows before a cursor, as one statement.
+    BeforeLevels {
+        levels: Vec<(LevelOf<M, Backward>, OrderBy<M, Backward>)>,
+        order: OrderBy<M, Backward>,
+        names: &'static [&'static str],
+        limit: i64,
+    },
+}
+
+/// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
+/// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Copies {
+    pub(crate) repeats: bool,
+    pub(crate) unite: bool,
+}
+
+impl Copies {
+    /// What query `Q` allows.
+    pub(crate) fn of<Q: crate::Repeat + crate::Paginate>() -> Self {
+        Copies { repeats: Q::REPEATS, unite: Q::REPEATS && Q::MODEL_ALONE && Q::unites() }
+    }
 }
 
 /// The statements that remain.
@@ -48,6 +80,10 @@ enum Plan {
     Levels {
         level: usize,
         nulls_next: bool,
+    },
+    /// Every tie level at once, their union ordered by the keys' output columns `names`.
+    Union {
+        names: &'static [&'static str],
     },
     /// A nullable leading key's NULL regions: the next to run.
     Region(RegionStep),
@@ -78,11 +114,11 @@ pub(crate) struct PageMachine<M: SortOrder, Item> {
 
 impl<M: SortOrder, Item> PageMachine<M, Item> {
     /// The page of `limit` rows (the size served, already clamped) at `position`, run on backend
-    /// `DB`; `repeats` says whether the query can be run more than once (see
-    /// [`Repeat`](crate::Repeat)). Fails when a page number's OFFSET does not fit a `BIGINT`.
+    /// `DB`; `copies` says what the query allows ([`Copies`]). Fails when a page number's OFFSET
+    /// does not fit a `BIGINT`.
     pub(crate) fn new<DB: SeekDialect>(
         position: Position<M::Cursor>,
-        (limit, repeats): (u32, bool),
+        (limit, copies): (u32, Copies),
         model: fn(&Item) -> &M::Row,
     ) -> Result<Self, RequestError>
     where
@@ -96,10 +132,10 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
         };
         let plan = match &position {
             Position::After(cursor) => {
-                plan::<M, _, DB>(Seek::<M, Forward>::new(cursor.clone()), repeats)
+                plan::<M, _, DB>(Seek::<M, Forward>::new(cursor.clone()), copies)
             }
             Position::Before(cursor) => {
-                plan::<M, _, DB>(Seek::<M, Backward>::new(cursor.clone()), repeats)
+                plan::<M, _, DB>(Seek::<M, Backward>::new(cursor.clone()), copies)
             }
             _ => Plan::Whole,
         };
@@ -133,6 +169,16 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
                     limit: missing,
                 };
                 (self.plan.after_level(), statement)
+            }
+            (Plan::Union { names }, Position::After(cursor)) => {
+                let levels = levels::<M, Forward>(cursor);
+                let order = OrderBy::<M, Forward>::new().one_side(false);
+                (Plan::Done, Statement::AfterLevels { levels, order, names, limit: missing })
+            }
+            (Plan::Union { names }, Position::Before(cursor)) => {
+                let levels = levels::<M, Backward>(cursor);
+                let order = OrderBy::<M, Backward>::new().one_side(false);
+                (Plan::Done, Statement::BeforeLevels { levels, order, names, limit: missing })
             }
             (Plan::Region(step), Position::After(cursor)) => {
                 let (region, nulls, next) = step.region();
@@ -182,6 +228,15 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
 /// The strategy the model's key types allow.
 type StrategyOf<M> = <<M as SortOrder>::Keys as FetchShape>::Strategy;
 
+/// Every tie level of the seek past `cursor`, innermost first, each with its ORDER BY.
+fn levels<M: SortOrder, W: crate::sql::Walk>(
+    cursor: &M::Cursor,
+) -> Vec<(LevelOf<M, W>, OrderBy<M, W>)> {
+    let levels = <M::Keys as crate::sql::KeyShape>::LEN;
+    let level = |level| <StrategyOf<M>>::level(Seek::new(cursor.clone()), level);
+    (1..=levels).rev().map(|k| (level(k), OrderBy::new().one_side(false))).collect()
+}
+
 impl Plan {
     fn after_level(self) -> Plan {
         match self {
@@ -210,19 +265,35 @@ impl RegionStep {
 
 /// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
 /// the keys have levels (among a nullable leading key's values, its NULLs after them where they
-/// follow); else the cursor's region alone where every row past it lies there (a nullable
-/// leading key's NULLs, or its values); two seeks where a nullable leading key's NULL boundary
-/// lies ahead and the backend prefers that; else the single predicate. Several statements need
-/// copies of the query.
-fn plan<M: SortOrder, W: crate::sql::Walk, DB: SeekDialect>(seek: Seek<M, W>, repeats: bool) -> Plan
+/// follow); the levels' union in one statement where the backend prefers that, no row value
+/// seeks the order, and every row past the cursor lies in the levels; else the cursor's region
+/// alone where every row past it lies there (a nullable leading key's NULLs, or its values); two
+/// seeks where a nullable leading key's NULL boundary lies ahead and the backend prefers that;
+/// else the single predicate. Several statements, or a union, need copies of the query.
+fn plan<M: SortOrder, W: crate::sql::Walk, DB: SeekDialect>(
+    seek: Seek<M, W>,
+    copies: Copies,
+) -> Plan
 where
     M::Keys: SeekKeys<DB>,
 {
-    let levels = <M::Keys as crate::sql::KeyShape>::LEN;
+    use crate::sql::KeyShape;
+    let levels = <M::Keys as KeyShape>::LEN;
     let null = seek.leading_is_null::<DB>();
-    if repeats && <StrategyOf<M>>::LEVELS && DB::SEEK_PER_TIE_LEVEL && levels > 1 && !null {
+    let leveled = <StrategyOf<M>>::LEVELS && levels > 1 && !null;
+    let repeats = copies.repeats;
+    // Among a nullable leading key's values a row value of uniform directions is exact already.
+    let row_value = DB::ROW_VALUES
+        && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
+    let names = M::SELECTED_NAMES.filter(|names| names.len() == levels);
+    if repeats && leveled && DB::SEEK_PER_TIE_LEVEL {
         // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
         Plan::Levels { level: levels, nulls_next: seek.next_region::<DB>() }
+    } else if let (true, Some(names)) = (
+        copies.unite && leveled && DB::UNITE_TIE_LEVELS && !row_value && !seek.next_region::<DB>(),
+        names,
+    ) {
+        Plan::Union { names }
     } else if seek.one_region::<DB>() {
         // One statement, so boxed queries get it too. Its ORDER BY leaves out what the region
         // makes moot: MariaDB sorted every row past a NULL cursor under the pinned placement.

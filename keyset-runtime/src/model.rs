@@ -60,6 +60,12 @@ pub trait Keyset: Sized + 'static {
     /// struct's name too), so that such a token is told its version rather than called junk.
     #[doc(hidden)]
     const LEGACY_FINGERPRINT: Option<u32> = None;
+    /// The names under which the model's `as_select()` outputs its sort keys' columns, in
+    /// order, when it selects nothing but its own table's columns (so that the names are
+    /// distinct); else `None`. A page that runs its statements as one `UNION ALL` orders the
+    /// union by them (see `sql/union.rs`).
+    #[doc(hidden)]
+    const SELECTED_NAMES: Option<&'static [&'static str]> = None;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
     /// the sort keys in order with their directions, and a unique index for a
     /// `#[tiebreaker(unique)]` column.

@@ -45,6 +45,9 @@ pub trait SortOrder: 'static {
     const MAX_TOKEN_LEN: usize;
     /// The order as a client chose it, `top desc`, for errors; empty for a model's field order.
     const LABEL: &'static str = "";
+    /// The names the model's selection outputs the order's keys under (see
+    /// [`Keyset::SELECTED_NAMES`]).
+    const SELECTED_NAMES: Option<&'static [&'static str]> = None;
 
     /// The cursor pointing at `row`.
     fn cursor(row: &Self::Row) -> Self::Cursor;
@@ -65,6 +68,7 @@ impl<M: Keyset> SortOrder for M {
     const FINGERPRINT: u32 = M::FINGERPRINT;
     const LEGACY_FINGERPRINT: Option<u32> = M::LEGACY_FINGERPRINT;
     const MAX_TOKEN_LEN: usize = M::MAX_TOKEN_LEN;
+    const SELECTED_NAMES: Option<&'static [&'static str]> = M::SELECTED_NAMES;
 
     fn cursor(row: &M) -> M::Cursor {
         row.cursor()

@@ -100,6 +100,10 @@ pub trait Paginate: Sized {
     /// (`(Post::as_select(), Author::as_select())`), the tuple (`(Post, Author)`).
     type Item;
 
+    /// Whether the query selects the model alone, not a tuple led by it.
+    #[doc(hidden)]
+    const MODEL_ALONE: bool = false;
+
     /// The model within a row of the page, whose cursor the page's tokens carry.
     #[doc(hidden)]
     fn model(item: &Self::Item) -> &Self::Model;
@@ -209,6 +213,7 @@ where
 {
     type Model = <Q::SqlType as SelectsModel>::Model;
     type Item = <Q::SqlType as SelectsModel>::Item;
+    const MODEL_ALONE: bool = <Q::SqlType as SelectsModel>::ALONE;
 
     fn model(item: &Self::Item) -> &Self::Model {
         <Q::SqlType as SelectsModel>::model(item)

@@ -22,7 +22,18 @@ pub use serde;
 /// The SQL internals the test suite and the benches reach past the public API: a seek's
 /// regions and tie levels, and the types of the ORDER BY and the seek predicate.
 pub mod sql {
-    pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel};
+    pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel, Union};
+
+    /// The union of `branches` (statements already ordered and limited) that a page runs its
+    /// tie levels as on PostgreSQL, ordered by `order` over the output columns `names`.
+    pub fn union<S, M: crate::order::SortOrder, W>(
+        branches: Vec<S>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+    ) -> Union<S, M, W> {
+        Union::new(branches, order, names, limit)
+    }
 }
 
 /// The token format, for tests that write tokens by hand (forged, foreign, of an older

@@ -25,6 +25,9 @@ pub trait SelectsModel {
     /// The backend the selection is written for: what lets a call that replaces the selection
     /// (a count) still infer `Post::as_select()`'s backend from the connection.
     type Backend: Backend;
+    /// Whether the model is the whole selection: then its columns are the only output columns
+    /// (a tuple adds others, whose names may repeat the model's, `id` beside `id`).
+    const ALONE: bool;
     /// The model within a row.
     fn model(item: &Self::Item) -> &Self::Model;
 }
@@ -44,6 +47,7 @@ impl<T: Selectable<DB>, DB: Backend> SelectsModel for SelectBy<T, DB> {
     type Model = T;
     type Item = T;
     type Backend = DB;
+    const ALONE: bool = true;
     fn model(item: &T) -> &T {
         item
     }
@@ -64,6 +68,7 @@ macro_rules! tuple_selections {
             type Model = T;
             type Item = (T, $first::Item, $($related::Item,)*);
             type Backend = DB;
+            const ALONE: bool = false;
             fn model(item: &Self::Item) -> &T {
                 &item.0
             }

@@ -5,6 +5,8 @@
 //! page then runs is the page machine's decision (`machine.rs`); this module only names the
 //! types the statements have.
 
+use diesel::QueryResult;
+
 use crate::order::SortOrder;
 use crate::sql::{
     End, Key, KeyDirection, KeyShape, Nullable, NullsPlacement, Seek, SeekLevel, Walk,
@@ -113,13 +115,20 @@ pub trait Repeat: Sized {
     const REPEATS: bool;
     /// A copy of the query, to run once more; `None` when it has none.
     fn again(&self) -> Option<Self>;
+    /// Whether the query can be a parenthesised branch of a `UNION ALL`, which a page may run
+    /// its tie levels as (see `sql/union.rs`): a select statement without a locking clause
+    /// (PostgreSQL refuses `FOR UPDATE` in a union).
+    #[doc(hidden)]
+    fn unites() -> bool {
+        false
+    }
 }
 
 // Diesel names these types only through this doc-hidden module (the one `table!` expands to),
 // unless a feature that opts into breaking changes is on. A select statement pages only without
 // a LIMIT or OFFSET of its own: the page gives every statement its own, so one the query held
 // would be a second (a compile error, where Diesel's `.limit()` used to drop it silently).
-impl<F, S, D, W, O, G, H, LC> Repeat
+impl<F, S, D, W, O, G, H, LC: 'static> Repeat
     for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, NoLimitOffset, G, H, LC>
 where
     Self: Clone,
@@ -127,6 +136,9 @@ where
     const REPEATS: bool = true;
     fn again(&self) -> Option<Self> {
         Some(self.clone())
+    }
+    fn unites() -> bool {
+        std::any::TypeId::of::<LC>() == std::any::TypeId::of::<NoLocking>()
     }
 }
 
@@ -136,12 +148,15 @@ where
 pub trait Parts {
     /// The LIMIT and OFFSET clause.
     type LimitOffset;
+    /// The locking clause (`FOR UPDATE`, ..).
+    type Locking;
 }
 
 impl<F, S, D, W, O, LOf, G, H, LC> Parts
     for diesel::internal::table_macro::SelectStatement<F, S, D, W, O, LOf, G, H, LC>
 {
     type LimitOffset = LOf;
+    type Locking = LC;
 }
 
 /// The LIMIT and OFFSET clause of a statement without either: the default of Diesel's
@@ -149,6 +164,11 @@ impl<F, S, D, W, O, LOf, G, H, LC> Parts
 type NoLimitOffset = <diesel::internal::table_macro::SelectStatement<
     diesel::internal::table_macro::FromClause<unused::table>,
 > as Parts>::LimitOffset;
+
+/// The locking clause of a statement without one, read off the same way.
+type NoLocking = <diesel::internal::table_macro::SelectStatement<
+    diesel::internal::table_macro::FromClause<unused::table>,
+> as Parts>::Locking;
 
 #[doc(hidden)]
 pub mod unused {
@@ -174,11 +194,25 @@ impl<'a, ST, QS, DB, GB> Repeat
 /// query itself for the last one.
 pub(crate) fn next_copy<Q: Repeat>(query: &mut Option<Q>, copy: bool) -> Result<Q, crate::Error> {
     let copied = if copy { query.as_ref().and_then(Repeat::again) } else { None };
-    match copied.or_else(|| query.take()) {
-        Some(query) => Ok(query),
-        // `Repeat::REPEATS` promised copies that `again` did not give.
-        None => Err(crate::Error::Database(diesel::result::Error::QueryBuilderError(
-            "`Repeat::again` gave no copy of a query whose `REPEATS` is true".into(),
-        ))),
+    copied.or_else(|| query.take()).ok_or_else(|| crate::Error::Database(no_copy()))
+}
+
+/// Each branch of a union paired with a copy of the query to run it on: the query itself for the
+/// last. Fails only when [`Repeat::again`] gives no copy where `REPEATS` promised one.
+pub(crate) fn branches<Q: Repeat, B>(query: Q, branches: Vec<B>) -> QueryResult<Vec<(Q, B)>> {
+    let mut query = Some(query);
+    let last = branches.len().saturating_sub(1);
+    let mut paired = Vec::with_capacity(branches.len());
+    for (index, branch) in branches.into_iter().enumerate() {
+        let copy = if index < last { query.as_ref().and_then(Repeat::again) } else { query.take() };
+        paired.push((copy.ok_or_else(no_copy)?, branch));
     }
+    Ok(paired)
+}
+
+/// `Repeat::REPEATS` promised copies that `again` did not give.
+fn no_copy() -> diesel::result::Error {
+    diesel::result::Error::QueryBuilderError(
+        "`Repeat::again` gave no copy of a query whose `REPEATS` is true".into(),
+    )
 }

@@ -99,6 +99,7 @@ mod plan;
 mod range_partitions;
 mod shared;
 mod sql;
+mod union;
 mod zoned_and_wide_keys;
 
 /// A fresh database for the migrations test, and how to read its plans.

@@ -1,6 +1,7 @@
 //! PostgreSQL gets a row value for uniform directions (an exact `Index Cond` on every column),
 //! beside the leading bound that partition pruning reads, and the OR expansion with a leading
-//! bound for mixed directions, and a row value among a nullable leading key's values.
+//! bound for mixed directions (what `after` and `before` give; a page runs its tie levels' union
+//! instead where it can, `union.rs`), and a row value among a nullable leading key's values.
 
 use diesel::pg::Pg;
 use diesel::prelude::*;

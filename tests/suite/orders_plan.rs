@@ -14,7 +14,7 @@
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use diesel::query_builder::{QueryFragment, QueryId};
-use keyset_runtime::__private::sql::Region;
+use keyset_runtime::__private::sql::{union, Region};
 use keyset_runtime::migration::Backend;
 use keyset_runtime::plan::PlanError;
 use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
@@ -58,18 +58,28 @@ where
     Candidate { sql, explain: Box::new(move |conn| index_seek(&query, conn)) }
 }
 
-/// A statement without its bound values, and with its `LIMIT` as a placeholder: a page writes
-/// it literally on PostgreSQL (so that statements get generic plans), where the candidates,
-/// written with Diesel's `.limit()`, bind it.
+/// A statement without its bound values, with each `LIMIT` as a placeholder, and PostgreSQL's
+/// parameters unnumbered: a page writes its limits literally on PostgreSQL (so that statements
+/// get generic plans), where the candidates, written with Diesel's `.limit()`, bind them.
 pub(crate) fn sql_only(statement: &str) -> String {
     let sql = statement.split(" -- binds:").next().unwrap();
-    match sql.rsplit_once(" LIMIT ") {
-        Some((head, tail)) => {
-            let rest = tail.split_once(' ').map_or("", |(_, rest)| rest);
-            format!("{head} LIMIT ? {rest}").trim_end().to_owned()
-        }
-        None => sql.to_owned(),
+    let mut parts = sql.split(" LIMIT ");
+    let mut out = parts.next().unwrap_or_default().to_owned();
+    for part in parts {
+        // The limit runs to the next space or to the parenthesis closing a union's branch.
+        let end = part.find([' ', ')']).unwrap_or(part.len());
+        out.push_str(" LIMIT ?");
+        out.push_str(&part[end..]);
     }
+    // PostgreSQL numbers its parameters, and a bound LIMIT in a union's first branch shifts the
+    // numbers of the next branch's: `$4` and `$5` are both `$?`.
+    let mut numbered = out.split('$');
+    let mut sql = numbered.next().unwrap_or_default().to_owned();
+    for part in numbered {
+        sql.push_str("$?");
+        sql.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+    }
+    sql
 }
 
 /// Every statement a page of `$model`'s order can run at the cursor of story `$id`, forward and
@@ -124,6 +134,21 @@ macro_rules! levels {
             let before = <$model>::before(&$cursor).level(level);
             let reverse = <$model>::reverse_order_by().one_side(false);
             $all.push(candidate(query().filter(before).order(reverse).limit(21)));
+        }
+        // Every level at once, their union ordered by the keys' output columns (PostgreSQL).
+        if let Some(names) = <$model as Keyset>::SELECTED_NAMES {
+            let after = (1..=keys).rev().map(|level| {
+                let after = <$model>::after(&$cursor).level(level);
+                query().filter(after).order(<$model>::order_by().one_side(false)).limit(21)
+            });
+            let order = <$model>::order_by().one_side(false);
+            $all.push(candidate(union(after.collect(), order, names, 21)));
+            let before = (1..=keys).rev().map(|level| {
+                let before = <$model>::before(&$cursor).level(level);
+                query().filter(before).order(<$model>::reverse_order_by().one_side(false)).limit(21)
+            });
+            let reverse = <$model>::reverse_order_by().one_side(false);
+            $all.push(candidate(union(before.collect(), reverse, names, 21)));
         }
     }};
 }

@@ -75,6 +75,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
         .collect();
     let key_lengths = key_lengths(keys);
     let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
+    let selected_names = selected_names(model, keys);
     let copy_fields = copy_fields(keys);
 
     let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, false);
@@ -116,6 +117,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
                     ::core::option::Option::Some(#rt::fingerprint(#legacy));
                 const INDEXES: &'static [#rt::IndexDdl] = &[#(#indexes),*];
                 #max_token_len
+                #selected_names
 
                 #[inline]
                 fn cursor(&self) -> #cursor {
@@ -326,6 +328,26 @@ pub(crate) fn key_lists(table: &syn::Path, keys: &[&SortKey], reversed: bool) ->
         quote!(__cursor.#name)
     });
     [columns_ty, keys_ty, columns, values]
+}
+
+/// `const SELECTED_NAMES = Some(&[<posts::created_at as Column>::NAME, ..])`: the names the
+/// model's selection outputs `keys` under, when its fields are all its own table's columns (see
+/// `Keyset::SELECTED_NAMES`); nothing (the default, `None`) otherwise. The names are the
+/// columns' SQL names, which `table!` may rename (`#[sql_name = ..]`).
+pub(crate) fn selected_names(model: &Model, keys: &[&SortKey]) -> TokenStream {
+    if !model.own_columns {
+        return TokenStream::new();
+    }
+    let rt = runtime();
+    let table = &model.table;
+    let names = keys.iter().map(|key| {
+        let column = &key.column;
+        quote!(<#table::#column as #rt::diesel::Column>::NAME)
+    });
+    quote! {
+        const SELECTED_NAMES: ::core::option::Option<&'static [&'static str]> =
+            ::core::option::Option::Some(&[#(#names),*]);
+    }
 }
 
 /// `Key<table::c1, Desc, V1, Key<table::c2, Asc, V2, End>>`.

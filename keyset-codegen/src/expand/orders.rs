@@ -218,6 +218,8 @@ fn default_order(model: &Model) -> TokenStream {
             const SORT_ORDER: &'static str = #order::SORT_ORDER;
             const INDEXES: &'static [#rt::IndexDdl] = &[#(#indexes),*];
             const MAX_TOKEN_LEN: usize = #order::MAX_TOKEN_LEN;
+            const SELECTED_NAMES: ::core::option::Option<&'static [&'static str]> =
+                #order::SELECTED_NAMES;
 
             #[inline]
             fn cursor(&self) -> #cursor {
@@ -292,6 +294,7 @@ fn direction(
     let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, reversed);
     let copy_fields = copy_fields(keys);
     let key_lengths = key_lengths(keys);
+    let selected_names = super::selected_names(model, keys);
     let vis = model.vis;
     quote! {
         #vis enum #marker {}
@@ -306,6 +309,7 @@ fn direction(
             const FINGERPRINT: u32 = #rt::fingerprint(#signature);
             const MAX_TOKEN_LEN: usize = #max_token_len;
             const LABEL: &'static str = #label;
+            #selected_names
 
             #[inline]
             fn cursor(__row: &#ident) -> #cursor {

@@ -52,6 +52,10 @@ pub struct Model<'a> {
     /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
+    /// Every field is a column of the model's table (none is `embed`, `deserialize_as`, or a
+    /// `select_expression` other than one of those columns): Diesel's `Selectable` then outputs
+    /// each key under its column's name, and no name twice.
+    pub own_columns: bool,
 }
 
 /// A field with `#[sort(..)]`.
@@ -188,6 +192,8 @@ impl<'a> Model<'a> {
                 field.joined = None;
             }
         }
+        let own_columns =
+            fields.iter().all(|field| field.not_a_column.is_none() && field.joined.is_none());
         let named = options.declared_orders > 0;
         let sorted = fields.iter().any(|field| field.sort.is_some());
         let mut unsorted_tiebreaker = false;
@@ -234,6 +240,7 @@ impl<'a> Model<'a> {
             listing: options.listing.map(|name| name.value()),
             text_collation: options.text_collation.map(|collation| collation.value()),
             unsorted_tiebreaker,
+            own_columns,
         })
     }
 

@@ -39,6 +39,11 @@ pub trait SeekDialect: Backend {
     /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
     /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).
     const SEEK_PER_TIE_LEVEL: bool;
+    /// Whether the tie levels of an order that no row value serves (mixed directions) are
+    /// better fetched as one statement, their `UNION ALL` (see `sql/union.rs`), than as the OR
+    /// expansion, which seeks only the leading bound. For queries that select the model alone
+    /// and can run more than once.
+    const UNITE_TIE_LEVELS: bool = false;
     /// How a page's `LIMIT` is written: bound (`Bound`), or literally (`Literal`) where the
     /// engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
@@ -100,8 +105,9 @@ impl SeekDialect for diesel::sqlite::Sqlite {
 }
 
 /// PostgreSQL turns a row value into an exact `Index Cond` on every column: nothing is filtered
-/// after the seek. (For mixed directions no row value exists, and the OR expansion with a leading
-/// bound is used.)
+/// after the seek. For mixed directions no row value exists: a page there is the `UNION ALL` of
+/// its tie levels, each an exact seek (`sql/union.rs`), where the query allows it, else the OR
+/// expansion with a leading bound.
 #[cfg(feature = "postgres_backend")]
 impl SeekDialect for diesel::pg::Pg {
     const ROW_VALUES: bool = true;
@@ -111,10 +117,11 @@ impl SeekDialect for diesel::pg::Pg {
     const ORDER_NULLS_WITHOUT_KEY: bool = false;
     const SPLIT_NULL_REGIONS: bool = true;
     const LEADING_BOUND: bool = true;
-    // For uniform directions the row value already seeks every column, in one statement. (Mixed
-    // directions keep the OR expansion, which seeks the leading column; levels there, one round
-    // trip each, have not been measured.)
+    // For uniform directions the row value already seeks every column, in one statement; for
+    // mixed ones the levels are one statement too, their union (below).
     const SEEK_PER_TIE_LEVEL: bool = false;
+    // Mixed directions: the levels' union is a Merge Append of exact seeks (sql/union.rs).
+    const UNITE_TIE_LEVELS: bool = true;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions (sql/limit.rs).
     type LimitStyle = super::limit::Literal;

@@ -106,6 +106,11 @@ pub(super) fn strict_op(desc: bool, backward: bool) -> &'static str {
     }
 }
 
+/// The output column names of the keys after the first (none when there were none).
+pub(super) fn rest<'n>(names: &'n [&'static str]) -> &'n [&'static str] {
+    names.get(1..).unwrap_or_default()
+}
+
 /// `<=`/`>=`: the leading bound's comparison, which keeps the cursor's tie group.
 pub(super) fn bound_op(desc: bool, backward: bool) -> &'static str {
     if desc != backward {
@@ -146,12 +151,15 @@ pub enum Region {
 /// Renders the columns of a key list: in an ORDER BY, or as a row value `(c1, c2)`.
 pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). `leading` says how a
-    /// nullable leading key is written; every later key is written in full.
+    /// nullable leading key is written; every later key is written in full. Each key is its
+    /// column, or with `names` (one per key) that output column's name, as the ORDER BY of a
+    /// `UNION ALL` must write it.
     fn walk_order<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
         backward: bool,
         leading: LeadingNulls,
+        names: &[&'static str],
     ) -> QueryResult<()>;
     /// `c1, c2`.
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
@@ -163,6 +171,7 @@ impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
         _: AstPass<'_, 'b, DB>,
         _: bool,
         _: LeadingNulls,
+        _: &[&'static str],
     ) -> QueryResult<()> {
         Ok(())
     }
@@ -184,10 +193,11 @@ where
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
         _: LeadingNulls,
+        names: &[&'static str],
     ) -> QueryResult<()> {
-        self.column.walk_ast(out.reborrow())?;
+        self.walk_ordered(out.reborrow(), names)?;
         out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
-        self.walk_rest_of_order(out, backward)
+        self.walk_rest_of_order(out, backward, names)
     }
 
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
@@ -307,6 +317,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
         &'b self,
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
+        names: &[&'static str],
     ) -> QueryResult<()>
     where
         DB: Backend + SeekDialect,
@@ -314,9 +325,25 @@ impl<C, D, V, N> Key<C, D, V, N> {
     {
         if N::LEN > 0 {
             out.push_sql(", ");
-            self.next.walk_order(out, backward, LeadingNulls::Pin)?;
+            self.next.walk_order(out, backward, LeadingNulls::Pin, rest(names))?;
         }
         Ok(())
+    }
+
+    /// The key as an ORDER BY writes it: its column, or the output column's name from `names`.
+    pub(super) fn walk_ordered<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        names: &[&'static str],
+    ) -> QueryResult<()>
+    where
+        DB: Backend,
+        C: QueryFragment<DB>,
+    {
+        match names.first() {
+            Some(name) => out.push_identifier(name),
+            None => self.column.walk_ast(out),
+        }
     }
 
     /// `column, <the next keys' columns>`.

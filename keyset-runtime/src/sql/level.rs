@@ -21,7 +21,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{Bool, HasSqlType};
 use diesel::{Expression, QueryResult};
 
-use super::keys::{strict_op, End, Key, KeyDirection, KeyShape, KeysAppearOn, SeekKeys};
+use super::keys::{strict_op, End, Key, KeyDirection, KeyShape, KeysAppearOn, Region, SeekKeys};
 use super::{SeekDialect, Walk};
 use crate::order::SortOrder;
 
@@ -96,6 +96,19 @@ where
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         // Parenthesised as a whole, like `Seek`, so it composes with any user filter.
         out.push_sql("(");
+        let innermost = self.level == <M::Keys as KeyShape>::LEN && self.level > 1;
+        // A union's innermost level (`k1 = $1 AND id > $2`) reduces its ORDER BY to the last
+        // key, which the primary key's index also serves: where the tie groups look large,
+        // PostgreSQL's plan walked that index past the cursor filtering for the group (every row
+        // past it, when the group had ended at the cursor). The redundant leading bound makes
+        // the group look three times smaller, and the plan seeks the order's index (1,000,000
+        // rows in 52 groups, generic plans, measured by hand).
+        if DB::UNITE_TIE_LEVELS
+            && innermost
+            && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, Region::Cursor)?
+        {
+            out.push_sql(" AND ");
+        }
         self.keys.walk_level(out.reborrow(), W::BACKWARD, self.level)?;
         out.push_sql(")");
         Ok(())

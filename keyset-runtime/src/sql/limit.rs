@@ -129,7 +129,10 @@ impl OffsetPart for Offset {
 }
 
 /// `value`, bound or written, as `L` says.
-fn number<'b, L: LimitStyle, DB>(mut out: AstPass<'_, 'b, DB>, value: &'b i64) -> QueryResult<()>
+pub(super) fn number<'b, L: LimitStyle, DB>(
+    mut out: AstPass<'_, 'b, DB>,
+    value: &'b i64,
+) -> QueryResult<()>
 where
     DB: SeekDialect + HasSqlType<BigInt>,
     i64: ToSql<BigInt, DB>,

@@ -22,8 +22,11 @@
 //! of the OR expansion (and of a row value too, when the tiebreaker is the rowid), then steps
 //! through the cursor's tie group, so a page there is fetched one tie level at a time
 //! ([`Seek::level`]: `created_at = ? AND id < ?`, then `created_at < ?` if the page is not full),
-//! each level an exact seek (see [`SeekDialect`]'s implementations for the plans). [`SeekDialect`]
-//! lets each backend choose, from the same user code.
+//! each level an exact seek (see [`SeekDialect`]'s implementations for the plans). For mixed
+//! directions PostgreSQL, which has no row value for them, seeks only the OR expansion's leading
+//! bound and filters the cursor's tie group; a page there runs its tie levels as one statement,
+//! their `UNION ALL` under an ORDER BY of the keys' output columns ([`Union`], where the query
+//! allows it). [`SeekDialect`] lets each backend choose, from the same user code.
 //!
 //! A nullable leading key splits the rows into two [`Region`]s, its values and its NULLs (see
 //! `nullable.rs`). Where every row past the cursor lies in the cursor's region, the page is that
@@ -49,6 +52,7 @@ mod keys;
 mod level;
 mod limit;
 mod nullable;
+mod union;
 
 use std::marker::PhantomData;
 
@@ -67,6 +71,7 @@ pub use keys::{
 pub use level::SeekLevel;
 pub use limit::{Limited, NoOffset, Offset};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
+pub use union::Union;
 
 use crate::order::SortOrder;
 
@@ -114,6 +119,21 @@ impl<M: SortOrder, W> OrderBy<M, W> {
     pub fn one_side(self, nulls: bool) -> Self {
         let leading = if nulls { LeadingNulls::AllNull } else { LeadingNulls::OneSide };
         OrderBy { leading, ..self }
+    }
+
+    /// This ORDER BY with each key written as the output column `names` gives it (one per
+    /// key): the ORDER BY of a [`Union`], which SQL lets name only output columns.
+    pub(crate) fn walk_by_names<'b, DB>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        names: &[&'static str],
+    ) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect,
+        M::Columns: SortColumns<DB>,
+        W: Walk,
+    {
+        self.columns.walk_order(out, W::BACKWARD, self.leading, names)
     }
 }
 
@@ -204,7 +224,7 @@ where
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.columns.walk_order(out, W::BACKWARD, self.leading)
+        self.columns.walk_order(out, W::BACKWARD, self.leading, &[])
     }
 }
 

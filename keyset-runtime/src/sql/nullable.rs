@@ -26,7 +26,8 @@ use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
 use super::keys::{
-    bound_op, strict_op, Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns,
+    bound_op, rest, strict_op, Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys,
+    SortColumns,
 };
 use super::level::LevelKeys;
 use super::SeekDialect;
@@ -91,10 +92,11 @@ where
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
         leading: LeadingNulls,
+        names: &[&'static str],
     ) -> QueryResult<()> {
         if leading == LeadingNulls::AllNull && DB::ORDER_NULLS_WITHOUT_KEY && N::LEN > 0 {
             // A column that is NULL in every row orders nothing, and MariaDB would sort for it.
-            return self.next.walk_order(out, backward, LeadingNulls::Pin);
+            return self.next.walk_order(out, backward, LeadingNulls::Pin, rest(names));
         }
         let pin_nulls = leading == LeadingNulls::Pin;
         let desc = D::DESC != backward;
@@ -105,15 +107,15 @@ where
         let native = !pin || nulls_first == (DB::ASC_NULLS_FIRST != desc);
         if !native && !DB::NULLS_CLAUSE {
             // `x IS NULL` is 0 for values and 1 for NULLs: ascending puts NULLs last.
-            self.column.walk_ast(out.reborrow())?;
+            self.walk_ordered(out.reborrow(), names)?;
             out.push_sql(if nulls_first { " IS NULL DESC, " } else { " IS NULL ASC, " });
         }
-        self.column.walk_ast(out.reborrow())?;
+        self.walk_ordered(out.reborrow(), names)?;
         out.push_sql(if desc { " DESC" } else { " ASC" });
         if !native && DB::NULLS_CLAUSE {
             out.push_sql(if nulls_first { " NULLS FIRST" } else { " NULLS LAST" });
         }
-        self.walk_rest_of_order(out, backward)
+        self.walk_rest_of_order(out, backward, names)
     }
 
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
