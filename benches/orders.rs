@@ -188,11 +188,13 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + std::fmt::Debug>(
         let (ids, named) = pages::recorded(conn, |conn| (order.named)(conn, &position.request));
         let rows: Vec<i64> = position.expected.iter().map(order.id).collect();
         assert_eq!(ids, rows, "{subject}: the run-time order's {} differs", position.label);
+        // Each SELECT without its list (a union has one per branch).
         let from = |statements: &[String]| -> Vec<String> {
-            statements
-                .iter()
-                .map(|s| pages::sql_only(s).split(" FROM ").nth(1).unwrap_or("").to_owned())
-                .collect()
+            let unlisted =
+                |select: &str| select.split_once(" FROM ").map_or("", |(_, r)| r).to_owned();
+            let sql =
+                |s: &String| pages::sql_only(s).split("SELECT ").map(unlisted).collect::<Vec<_>>();
+            statements.iter().map(|s| sql(s).join("SELECT ")).collect()
         };
         assert_eq!(from(&named), from(&ran), "{subject}: the run-time order's statements differ");
         // The async path returns the same page, tokens included, and runs the same SQL. Its binds

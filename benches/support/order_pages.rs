@@ -48,25 +48,9 @@ pub struct Candidate<C> {
 
 /// A statement without its bound values, with each `LIMIT` as a placeholder and PostgreSQL's
 /// parameters unnumbered: a page writes its limits literally on PostgreSQL, where the candidates,
-/// written with Diesel's `.limit()`, bind them (which shifts the numbers of a union's later
-/// branches).
+/// written with Diesel's `.limit()`, bind them.
 pub fn sql_only(statement: &str) -> String {
-    let sql = statement.split(" -- binds:").next().unwrap_or(statement);
-    let mut parts = sql.split(" LIMIT ");
-    let mut out = parts.next().unwrap_or_default().to_owned();
-    for part in parts {
-        // The limit runs to the next space or to the parenthesis closing a union's branch.
-        let end = part.find([' ', ')']).unwrap_or(part.len());
-        out.push_str(" LIMIT ?");
-        out.push_str(&part[end..]);
-    }
-    let mut numbered = out.split('$');
-    let mut sql = numbered.next().unwrap_or_default().to_owned();
-    for part in numbered {
-        sql.push_str("$?");
-        sql.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
-    }
-    sql
+    keyset_runtime::__private::sql::shape(statement)
 }
 
 /// Runs `load` on `conn` and returns what it returned and the statements it ran, as Diesel's

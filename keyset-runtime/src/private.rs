@@ -34,6 +34,29 @@ pub mod sql {
     ) -> Union<S, M, W> {
         Union::new(branches, order, names, limit)
     }
+
+    /// A statement as Diesel's instrumentation or `debug_query` shows it, without its bound
+    /// values, with each `LIMIT` as `?` and PostgreSQL's parameters unnumbered (`$?`): what a
+    /// page ran and the same statement built with Diesel's `.limit()` (which binds it, and so
+    /// shifts the numbers of a union's later branches) then read alike.
+    pub fn shape(statement: &str) -> String {
+        let sql = statement.split(" -- binds:").next().unwrap_or(statement);
+        let mut parts = sql.split(" LIMIT ");
+        let mut limits = parts.next().unwrap_or_default().to_owned();
+        for part in parts {
+            // The limit runs to the next space or to the parenthesis closing a union's branch.
+            let end = part.find([' ', ')']).unwrap_or(part.len());
+            limits.push_str(" LIMIT ?");
+            limits.push_str(&part[end..]);
+        }
+        let mut numbered = limits.split('$');
+        let mut shape = numbered.next().unwrap_or_default().to_owned();
+        for part in numbered {
+            shape.push_str("$?");
+            shape.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+        }
+        shape
+    }
 }
 
 /// The token format, for tests that write tokens by hand (forged, foreign, of an older

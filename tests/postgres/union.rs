@@ -83,7 +83,7 @@ fn mixed_directions_run_their_tie_levels_as_one_union() {
                 "{} UNION ALL {} ORDER BY \"created_at\" DESC, \"id\" ASC LIMIT {rows}",
                 level_branch(
                     limit + 1,
-                    "\"posts\".\"created_at\" <= $1 AND \"posts\".\"created_at\" = $2 AND \"posts\".\"id\" > $3",
+                    "\"posts\".\"created_at\" >= $1 AND \"posts\".\"created_at\" <= $2 AND \"posts\".\"id\" > $3",
                     true,
                 ),
                 level_branch(limit + 1, "\"posts\".\"created_at\" < $4", true),
@@ -100,7 +100,7 @@ fn mixed_directions_run_their_tie_levels_as_one_union() {
                 "{} UNION ALL {} ORDER BY \"created_at\" ASC, \"id\" DESC LIMIT {rows}",
                 level_branch(
                     limit + 1,
-                    "\"posts\".\"created_at\" >= $1 AND \"posts\".\"created_at\" = $2 AND \"posts\".\"id\" < $3",
+                    "\"posts\".\"created_at\" >= $1 AND \"posts\".\"created_at\" <= $2 AND \"posts\".\"id\" < $3",
                     false,
                 ),
                 level_branch(limit + 1, "\"posts\".\"created_at\" > $4", false),

@@ -58,28 +58,11 @@ where
     Candidate { sql, explain: Box::new(move |conn| index_seek(&query, conn)) }
 }
 
-/// A statement without its bound values, with each `LIMIT` as a placeholder, and PostgreSQL's
+/// A statement without its bound values, with each `LIMIT` as a placeholder and PostgreSQL's
 /// parameters unnumbered: a page writes its limits literally on PostgreSQL (so that statements
 /// get generic plans), where the candidates, written with Diesel's `.limit()`, bind them.
 pub(crate) fn sql_only(statement: &str) -> String {
-    let sql = statement.split(" -- binds:").next().unwrap();
-    let mut parts = sql.split(" LIMIT ");
-    let mut out = parts.next().unwrap_or_default().to_owned();
-    for part in parts {
-        // The limit runs to the next space or to the parenthesis closing a union's branch.
-        let end = part.find([' ', ')']).unwrap_or(part.len());
-        out.push_str(" LIMIT ?");
-        out.push_str(&part[end..]);
-    }
-    // PostgreSQL numbers its parameters, and a bound LIMIT in a union's first branch shifts the
-    // numbers of the next branch's: `$4` and `$5` are both `$?`.
-    let mut numbered = out.split('$');
-    let mut sql = numbered.next().unwrap_or_default().to_owned();
-    for part in numbered {
-        sql.push_str("$?");
-        sql.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
-    }
-    sql
+    keyset_runtime::__private::sql::shape(statement)
 }
 
 /// Every statement a page of `$model`'s order can run at the cursor of story `$id`, forward and

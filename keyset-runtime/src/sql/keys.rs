@@ -380,6 +380,26 @@ impl<C, D, V, N> Key<C, D, V, N> {
         Ok(())
     }
 
+    /// `column = ?`, or with `range` the same rows as `column >= ? AND column <= ?`: a range the
+    /// planner does not read as a constant (see [`LevelKeys::walk_level`](super::level::LevelKeys)).
+    pub(super) fn compare_equal<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        range: bool,
+    ) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+        C: Expression + QueryFragment<DB>,
+        V: ToSql<C::SqlType, DB>,
+    {
+        if !range {
+            return self.compare(out, " = ");
+        }
+        self.compare(out.reborrow(), " >= ")?;
+        out.push_sql(" AND ");
+        self.compare(out, " <= ")
+    }
+
     /// `column <op> ?`
     pub(super) fn compare<'b, DB>(
         &'b self,

@@ -246,10 +246,11 @@ where
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
         level: usize,
+        range: bool,
     ) -> QueryResult<()> {
         match (&self.value, level) {
             (Some(_), 0 | 1) => return self.compare(out, strict_op(D::DESC, backward)),
-            (Some(_), _) => self.compare(out.reborrow(), " = ")?,
+            (Some(_), _) => self.compare_equal(out.reborrow(), range && level == 2)?,
             (None, 0 | 1) => {
                 out.push_sql("1 = 0");
                 return Ok(());
@@ -257,7 +258,7 @@ where
             (None, _) => self.is_null(out.reborrow(), true)?,
         }
         out.push_sql(" AND ");
-        self.next.walk_level(out, backward, level - 1)
+        self.next.walk_level(out, backward, level - 1, range)
     }
 }
 

@@ -6,9 +6,34 @@
 //! filtered (`Rows Removed by Filter` up to the group). One statement per tie level seeks exactly
 //! but costs a round trip each. Their `UNION ALL`, each branch `created_at = $1 AND id > $2` or
 //! `created_at < $1` under its own ORDER BY and LIMIT, is planned as a Merge Append of two exact
-//! `Index Cond`s that stops when the page is full. Measured by hand (1,000,000 rows, 100 per
-//! `created_at`, generic plans, median server execution of 300): the OR expansion 0.066 ms inside
-//! the tie group and 0.092 ms at its end, the union 0.037 and 0.035, the first page 0.026.
+//! `Index Cond`s that stops when the page is full. Measured by hand (1,000,000 rows, generic
+//! plans, median server execution of 300 to 400 runs):
+//!
+//! | order, ties | first page | OR expansion | union |
+//! |---|---:|---:|---:|
+//! | `created_at DESC, id ASC`, 100 per timestamp: inside a tie group, at its end | 0.026 ms | 0.066, 0.092 | 0.037, 0.035 |
+//! | `author_id ASC, id DESC`, 100 authors: at the end of an author's rows | | 31.5 (10,000 rows filtered) | 0.074 |
+//! | a timestamp with 10 rows per value | 0.015 | 0.018 | 0.027 |
+//!
+//! The OR expansion costs up to a tie group, the union a second index descent: where ties are
+//! rare it is a little dearer, where they are many (a low-cardinality leading key) it is what
+//! keeps a page one seek.
+//!
+//! The innermost level, `k1 = $1 AND id > $2`, has an ORDER BY that the equality reduces to the
+//! last key, which the primary key's index serves too. Where the tie groups looked large (52
+//! groups in 1,000,000 rows, ids ascending with the rows), PostgreSQL's generic plan walked that
+//! index past the cursor and filtered for the group, which reads every row past the cursor when
+//! the group ended there. A redundant leading bound (`k1 <= $1 AND k1 = $2`) turned it to the
+//! order's index, but made the planner multiply two estimates, and the bench's statement never
+//! got a generic plan (0 of 12 executions: every page planned anew). The level's last equality
+//! is written as a range instead, `k1 >= $1 AND k1 <= $2 AND id > $3` (`level.rs`): the same
+//! rows, no constant for the planner to reduce the ORDER BY with, so only the order's index
+//! serves it, sought exactly (3 buffers for an empty level there), and generic plans after five
+//! executions (7 of 12).
+//!
+//! The two regions of a nullable leading key are not united: their union made every page among
+//! the values pay the second descent (0.025 → 0.038 ms) to save the one page that crosses into
+//! the NULLs its second statement.
 //!
 //! SQL orders a union only by its output columns, by name or position, never by the tables'
 //! columns: the outer ORDER BY names each key as the selection outputs it
