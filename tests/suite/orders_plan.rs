@@ -250,10 +250,20 @@ fn every_order_and_its_reverse_is_served_by_its_index() {
                         // A tie level's equality prefix may be sought in another order's index
                         // that begins alike (`top`'s `score = ? AND created_at = ? AND id < ?`
                         // in `mixed`'s): still a seek, with no sort.
-                        (Ok(plan), false) => assert!(
-                            plan.iter().any(|l| Story::INDEXES.iter().any(|i| l.contains(i.name))),
-                            "{what}: {plan:#?}"
-                        ),
+                        (Ok(plan), false) => {
+                            assert!(
+                                plan.iter()
+                                    .any(|l| Story::INDEXES.iter().any(|i| l.contains(i.name))),
+                                "{what}: {plan:#?}"
+                            );
+                            // A union seeks in every branch, not only in the first.
+                            // `Index Scan`, `.. Backward`, `Index Only Scan`, `Bitmap Index Scan`.
+                            let scan =
+                                |l: &&String| l.contains("Index Scan") || l.contains("Only Scan");
+                            let scans = plan.iter().filter(scan).count();
+                            let conds = plan.iter().filter(|l| l.contains("Index Cond")).count();
+                            assert_eq!(scans, conds, "{what}: a scan without a seek: {plan:#?}");
+                        }
                         (Ok(plan), true) => {
                             assert!(plan.iter().any(|l| l.contains(index)), "{what}: {plan:#?}")
                         }
