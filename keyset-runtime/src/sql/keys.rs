@@ -11,6 +11,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
+use super::compare::{bound_op, strict_op};
 use super::SeekDialect;
 
 /// Ascending sort direction (marker type).
@@ -94,30 +95,6 @@ impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
     const NULLABLE: bool = N::NULLABLE;
-}
-
-/// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
-/// opposite when walking backward.
-pub(super) fn strict_op(desc: bool, backward: bool) -> &'static str {
-    if desc != backward {
-        " < "
-    } else {
-        " > "
-    }
-}
-
-/// The output column names of the keys after the first (none when there were none).
-pub(super) fn rest<'n>(names: &'n [&'static str]) -> &'n [&'static str] {
-    names.get(1..).unwrap_or_default()
-}
-
-/// `<=`/`>=`: the leading bound's comparison, which keeps the cursor's tie group.
-pub(super) fn bound_op(desc: bool, backward: bool) -> &'static str {
-    if desc != backward {
-        " <= "
-    } else {
-        " >= "
-    }
 }
 
 /// How an ORDER BY writes a nullable leading key.
@@ -308,112 +285,6 @@ where
 
     fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
         Ok(())
-    }
-}
-
-impl<C, D, V, N> Key<C, D, V, N> {
-    /// `, <the next keys' ORDER BY>`, when keys follow.
-    pub(super) fn walk_rest_of_order<'b, DB>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        backward: bool,
-        names: &[&'static str],
-    ) -> QueryResult<()>
-    where
-        DB: Backend + SeekDialect,
-        N: SortColumns<DB>,
-    {
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_order(out, backward, LeadingNulls::Pin, rest(names))?;
-        }
-        Ok(())
-    }
-
-    /// The key as an ORDER BY writes it: its column, or the output column's name from `names`.
-    pub(super) fn walk_ordered<'b, DB>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        names: &[&'static str],
-    ) -> QueryResult<()>
-    where
-        DB: Backend,
-        C: QueryFragment<DB>,
-    {
-        match names.first() {
-            Some(name) => out.push_identifier(name),
-            None => self.column.walk_ast(out),
-        }
-    }
-
-    /// `column, <the next keys' columns>`.
-    pub(super) fn walk_column_list<'b, DB>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-    ) -> QueryResult<()>
-    where
-        DB: Backend + SeekDialect,
-        C: QueryFragment<DB>,
-        N: SortColumns<DB>,
-    {
-        self.column.walk_ast(out.reborrow())?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_columns(out)?;
-        }
-        Ok(())
-    }
-
-    /// `?, <the next keys' values>`.
-    pub(super) fn walk_value_list<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
-    where
-        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-        C: Expression,
-        V: ToSql<C::SqlType, DB>,
-        N: SeekKeys<DB>,
-    {
-        super::dialect::push_value::<DB, C::SqlType, V>(out.reborrow(), &self.value)?;
-        if N::LEN > 0 {
-            out.push_sql(", ");
-            self.next.walk_values(out)?;
-        }
-        Ok(())
-    }
-
-    /// `column = ?`, or with `range` the same rows as `column >= ? AND column <= ?`: a range the
-    /// planner does not read as a constant (see [`LevelKeys::walk_level`](super::level::LevelKeys)).
-    pub(super) fn compare_equal<'b, DB>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        range: bool,
-    ) -> QueryResult<()>
-    where
-        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-        C: Expression + QueryFragment<DB>,
-        V: ToSql<C::SqlType, DB>,
-    {
-        if !range {
-            return self.compare(out, " = ");
-        }
-        self.compare(out.reborrow(), " >= ")?;
-        out.push_sql(" AND ");
-        self.compare(out, " <= ")
-    }
-
-    /// `column <op> ?`
-    pub(super) fn compare<'b, DB>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        op: &str,
-    ) -> QueryResult<()>
-    where
-        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-        C: Expression + QueryFragment<DB>,
-        V: ToSql<C::SqlType, DB>,
-    {
-        self.column.walk_ast(out.reborrow())?;
-        out.push_sql(op);
-        super::dialect::push_value::<DB, C::SqlType, V>(out, &self.value)
     }
 }
 

@@ -21,7 +21,8 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{Bool, HasSqlType};
 use diesel::{Expression, QueryResult};
 
-use super::keys::{strict_op, End, Key, KeyDirection, KeyShape, KeysAppearOn, SeekKeys};
+use super::compare::strict_op;
+use super::keys::{End, Key, KeyDirection, KeyShape, KeysAppearOn, SeekKeys};
 use super::{SeekDialect, Walk};
 use crate::order::SortOrder;
 

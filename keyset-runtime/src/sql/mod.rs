@@ -47,6 +47,7 @@
 //!   values a page went from 1.67× the first page (the OR expansion, stepping through the
 //!   cursor's tie group) to 1.15× (orders bench, with `+?` binds, see `SeekDialect::OPAQUE_BINDS`).
 
+mod compare;
 mod dialect;
 mod keys;
 mod level;

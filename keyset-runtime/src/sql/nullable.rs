@@ -25,10 +25,8 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
-use super::keys::{
-    bound_op, rest, strict_op, Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys,
-    SortColumns,
-};
+use super::compare::{bound_op, rest, strict_op};
+use super::keys::{Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns};
 use super::level::LevelKeys;
 use super::SeekDialect;
 
