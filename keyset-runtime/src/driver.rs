@@ -23,9 +23,10 @@ impl<Q: Paginate> Paginated<Q> {
     /// Runs the query and returns the page, fetching one row more than the limit to learn whether
     /// a next page exists: one query; on SQLite, for a page after (or before) a cursor, up to one
     /// per sort key, each an index seek (one per tie level, e.g. `created_at = ? AND id < ?`
-    /// then `created_at < ?`: the next runs only while the page is short, and a boxed query runs one); two when a page crosses
-    /// the NULL boundary of a nullable leading key. See the [crate docs](crate) for a walk
-    /// forward.
+    /// then `created_at < ?`: the next runs only while the page is short, and a boxed query runs
+    /// one); on PostgreSQL, in mixed directions, those tie levels in one statement, their
+    /// `UNION ALL`; two when a page crosses the NULL boundary of a nullable leading key. See the
+    /// [crate docs](crate) for a walk forward.
     ///
     /// ```
     /// # use diesel::prelude::*;

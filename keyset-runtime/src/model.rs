@@ -114,8 +114,10 @@ pub trait Keyset: Sized + 'static {
     /// The predicate "rows strictly after `cursor`" in this model's order, as one SQL predicate
     /// (the example above), on every backend: the whole of it, for any query. A page loaded with
     /// [`load_page`](crate::Paginated::load_page) on SQLite runs it one tie level at a time
-    /// instead (`created_at = ? AND id < ?`, then `created_at < ?`), because SQLite seeks only the leading column of the single
-    /// predicate.
+    /// instead (`created_at = ? AND id < ?`, then `created_at < ?`), because SQLite seeks only
+    /// the leading column of the single predicate; on PostgreSQL, in mixed directions, it runs
+    /// every tie level in one statement, their `UNION ALL`, for the same reason (a query that
+    /// selects the model alone, see the README's "The SQL").
     ///
     /// **Not always an index seek with a nullable leading key.** When the NULLs of a nullable
     /// leading key lie past the cursor, the predicate has to take them too (`.. OR due IS
