@@ -15,8 +15,9 @@ use super::{PageFuture, RunStatementAsync};
 
 impl<Q: Paginate, O: Orders<Row = Q::Model>> PaginatedBy<Q, O> {
     /// [`load_page`](Self::load_page) on a diesel-async connection: the same statements, the same
-    /// `Page` and the same tokens, as [`Paginated::load_page_async`] is to
-    /// [`Paginated::load_page`]. The future is `Send`.
+    /// `Page` and the same tokens, as
+    /// [`Paginated::load_page_async`](crate::Paginated::load_page_async) is to
+    /// [`Paginated::load_page`](crate::Paginated::load_page). The future is `Send`.
     pub fn load_page_async<'query: 'conn, 'conn, Conn>(
         self,
         conn: &'conn mut Conn,
