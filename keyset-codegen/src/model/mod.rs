@@ -53,8 +53,8 @@ pub struct Model<'a> {
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
     /// Every field is a column of the model's table (none is `embed`, `deserialize_as`, or a
-    /// `select_expression` other than one of those columns): Diesel's `Selectable` then outputs
-    /// each key under its column's name, and no name twice.
+    /// `select_expression` other than one of those columns), each a different one: Diesel's
+    /// `Selectable` then outputs each key under its column's name, and no name twice.
     pub own_columns: bool,
 }
 
@@ -192,8 +192,10 @@ impl<'a> Model<'a> {
                 field.joined = None;
             }
         }
-        let own_columns =
-            fields.iter().all(|field| field.not_a_column.is_none() && field.joined.is_none());
+        let mut columns = std::collections::HashSet::new();
+        let own_columns = fields.iter().all(|field| {
+            field.not_a_column.is_none() && field.joined.is_none() && columns.insert(&field.column)
+        });
         let named = options.declared_orders > 0;
         let sorted = fields.iter().any(|field| field.sort.is_some());
         let mut unsorted_tiebreaker = false;

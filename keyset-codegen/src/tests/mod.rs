@@ -200,3 +200,33 @@ fn joined_key() {
         }
     }
 }
+
+/// The names a union of tie levels is ordered by are given only where the model's selection
+/// outputs each key under its own column's name, once.
+#[test]
+fn selected_names_only_for_a_model_of_distinct_own_columns() {
+    let names =
+        |input: TokenStream| crate::derive_keyset(input).to_string().contains("SELECTED_NAMES");
+    assert!(names(quote! {
+        #[diesel(table_name = posts)]
+        struct Post { #[sort(desc)] created_at: NaiveDateTime, #[sort(asc)] #[tiebreaker] id: i64 }
+    }));
+    // `headline` selects `title` again: `"title"` would name two output columns.
+    assert!(!names(quote! {
+        #[diesel(table_name = posts)]
+        struct Post {
+            #[sort(asc)] title: String,
+            #[diesel(select_expression = posts::title)] headline: String,
+            #[sort(asc)] #[tiebreaker] id: i64,
+        }
+    }));
+    // An embedded struct's columns are not known to the derive.
+    assert!(!names(quote! {
+        #[diesel(table_name = posts)]
+        struct Post {
+            #[sort(desc)] created_at: NaiveDateTime,
+            #[sort(asc)] #[tiebreaker] id: i64,
+            #[diesel(embed)] author: Author,
+        }
+    }));
+}
