@@ -3,10 +3,10 @@
 //! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
 //! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
 //! NULLs), the next only while the page is short; or on PostgreSQL, in mixed directions, one
-//! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). [`PageMachine`] hands out those statements one
-//! at a time as values ([`Statement`]: what to add to the query, and how many rows it may
-//! return), takes each one's rows, and decides whether another follows; then it hands the rows
-//! over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
+//! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). [`PageMachine`]
+//! hands out those statements one at a time as values ([`Statement`]: what to add to the query,
+//! and how many rows it may return), takes each one's rows, and decides whether another
+//! follows; then it hands the rows over as [`Fetched`], which issues the page's tokens. It performs no IO: the sync driver
 //! ([`load_page`](crate::Paginated::load_page)) and the async one (`load_page_async`) only run
 //! each statement on their connection and hand the rows back, so both run the same statements,
 //! with the same binds, for the same request.
@@ -153,21 +153,13 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
             (Plan::Done, _) => return None,
             (Plan::Whole, position) => (Plan::Done, whole(position, missing, self.offset)),
             (Plan::Levels { level, .. }, Position::After(cursor)) => {
-                let level = <StrategyOf<M>>::level(Seek::<M, Forward>::new(cursor.clone()), level);
-                let statement = Statement::AfterLevel {
-                    level,
-                    order: OrderBy::<M, Forward>::new().one_side(false),
-                    limit: missing,
-                };
+                let (level, order) = tie_level::<M, Forward>(cursor, level);
+                let statement = Statement::AfterLevel { level, order, limit: missing };
                 (self.plan.after_level(), statement)
             }
             (Plan::Levels { level, .. }, Position::Before(cursor)) => {
-                let level = <StrategyOf<M>>::level(Seek::<M, Backward>::new(cursor.clone()), level);
-                let statement = Statement::BeforeLevel {
-                    level,
-                    order: OrderBy::<M, Backward>::new().one_side(false),
-                    limit: missing,
-                };
+                let (level, order) = tie_level::<M, Backward>(cursor, level);
+                let statement = Statement::BeforeLevel { level, order, limit: missing };
                 (self.plan.after_level(), statement)
             }
             (Plan::Union { names }, Position::After(cursor)) => {
@@ -228,13 +220,21 @@ impl<M: SortOrder, Item> PageMachine<M, Item> {
 /// The strategy the model's key types allow.
 type StrategyOf<M> = <<M as SortOrder>::Keys as FetchShape>::Strategy;
 
+/// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a
+/// nullable leading key's values, where it has one).
+fn tie_level<M: SortOrder, W: crate::sql::Walk>(
+    cursor: &M::Cursor,
+    level: usize,
+) -> (LevelOf<M, W>, OrderBy<M, W>) {
+    (<StrategyOf<M>>::level(Seek::new(cursor.clone()), level), OrderBy::new().one_side(false))
+}
+
 /// Every tie level of the seek past `cursor`, innermost first, each with its ORDER BY.
 fn levels<M: SortOrder, W: crate::sql::Walk>(
     cursor: &M::Cursor,
 ) -> Vec<(LevelOf<M, W>, OrderBy<M, W>)> {
     let levels = <M::Keys as crate::sql::KeyShape>::LEN;
-    let level = |level| <StrategyOf<M>>::level(Seek::new(cursor.clone()), level);
-    (1..=levels).rev().map(|k| (level(k), OrderBy::new().one_side(false))).collect()
+    (1..=levels).rev().map(|level| tie_level::<M, W>(cursor, level)).collect()
 }
 
 impl Plan {
