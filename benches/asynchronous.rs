@@ -31,7 +31,7 @@ mod bench {
     use keyset_benches::pages::{self, PAGE};
     use keyset_benches::schema::{Post, PostCursor};
     use keyset_benches::seed;
-    use keyset_runtime::__private::token;
+    use keyset_runtime::__testing::token;
     use keyset_runtime::Direction;
     use keyset_runtime::{Keyset, PageRequest, Paginate};
 

@@ -23,8 +23,8 @@ use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::pages::{self, PAGE};
 use keyset_benches::schema::{Post, PostCursor};
 use keyset_benches::seed;
-use keyset_runtime::__private::token;
-use keyset_runtime::plan::PlanError;
+use keyset_runtime::__testing::token;
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::Direction;
 use keyset_runtime::{Keyset, Page, PageRequest};
 
@@ -339,7 +339,7 @@ fn depth_markdown(results: &Results) -> String {
 }
 
 fn sqlite() -> Backend<SqliteConnection> {
-    use keyset_runtime::plan::sqlite_index_seek as seek;
+    use keyset_runtime::explain::sqlite_index_seek as seek;
     Backend {
         name: "SQLite",
         keyset_page: pages::sqlite::keyset_page,
@@ -364,7 +364,7 @@ fn sqlite() -> Backend<SqliteConnection> {
 
 #[cfg(feature = "postgres")]
 fn postgres() -> Backend<PgConnection> {
-    use keyset_runtime::plan::postgres_index_seek as seek;
+    use keyset_runtime::explain::postgres_index_seek as seek;
     let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
     Backend {
         name: "PostgreSQL",
@@ -394,7 +394,7 @@ fn postgres() -> Backend<PgConnection> {
 
 #[cfg(feature = "mysql")]
 fn mysql() -> Backend<MysqlConnection> {
-    use keyset_runtime::plan::mysql_index_seek as seek;
+    use keyset_runtime::explain::mysql_index_seek as seek;
     let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
     Backend {
         name: "MariaDB",

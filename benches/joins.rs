@@ -24,7 +24,7 @@ use keyset_benches::join_pages::{self, PAGE};
 use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::schema::{Author, JoinPost, JoinPostCursor, PostByAuthor, PostByAuthorCursor};
 use keyset_benches::seed;
-use keyset_runtime::plan::PlanError;
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::{Page, PageRequest};
 
 /// A backend: its connection and the pages on it (the same code for each, see
@@ -226,7 +226,7 @@ fn summary(plan: &[String]) -> String {
 
 fn sqlite() -> Backend<SqliteConnection> {
     use join_pages::sqlite as pages;
-    use keyset_runtime::plan::sqlite_index_seek as seek;
+    use keyset_runtime::explain::sqlite_index_seek as seek;
     Backend {
         name: "SQLite",
         conn: seed::joins_sqlite(),
@@ -243,7 +243,7 @@ fn sqlite() -> Backend<SqliteConnection> {
 #[cfg(feature = "postgres")]
 fn postgres() -> Backend<PgConnection> {
     use join_pages::postgres as pages;
-    use keyset_runtime::plan::postgres_index_seek as seek;
+    use keyset_runtime::explain::postgres_index_seek as seek;
     let url = keyset_benches::database_url("PG_DATABASE_URL", keyset_benches::POSTGRES_URL);
     Backend {
         name: "PostgreSQL",
@@ -261,7 +261,7 @@ fn postgres() -> Backend<PgConnection> {
 #[cfg(feature = "mysql")]
 fn mysql() -> Backend<MysqlConnection> {
     use join_pages::mysql as pages;
-    use keyset_runtime::plan::mysql_index_seek as seek;
+    use keyset_runtime::explain::mysql_index_seek as seek;
     let url = keyset_benches::database_url("MYSQL_DATABASE_URL", keyset_benches::MYSQL_URL);
     Backend {
         name: "MariaDB",

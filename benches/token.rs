@@ -18,7 +18,7 @@ use chrono::DateTime;
 use criterion::{BenchmarkId, Criterion};
 use keyset_benches::measure::{self, Group, Ratios, Target};
 use keyset_benches::schema::{Post, PostCursor, Ranked, RankedCursor, Scored, ScoredCursor};
-use keyset_runtime::__private::token;
+use keyset_runtime::__testing::token;
 use keyset_runtime::Direction;
 use keyset_runtime::Keyset;
 use serde::de::DeserializeOwned;

@@ -9,9 +9,11 @@
 //! Run it with `cargo run --example quickstart`.
 
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use chrono::DateTime;
+use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use keyset_example_blog::schema::posts;
@@ -72,40 +74,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let err = query().paginate(&PageRequest::after("not-a-token", PAGE)).err().expect("refused");
     println!("after(\"not-a-token\"): {err} (client error: {})", err.is_client_error());
 
-    // A cursor 90% of the way down, and the page after it: what paginate runs.
-    let deep_row: Post = posts::table
-        .select(Post::as_select())
-        .order(Post::order_by())
-        .offset(ROWS * 9 / 10)
-        .first(&mut conn)?;
-    // On SQLite a page after a cursor runs one index seek per tie level, innermost first, until
-    // the page is full: the rest of the cursor's tie group, then the rows below it.
-    let cursor = deep_row.cursor();
-    let level = |level| {
-        query()
-            .filter(Post::after(&cursor).level(level))
-            .order(Post::order_by())
-            .limit(i64::from(PAGE) + 1)
-    };
+    // A cursor 90% of the way down, and the page after it: what paginate runs, as Diesel's
+    // instrumentation sees it.
+    let depth = ROWS * 9 / 10;
+    let number = u32::try_from(depth / i64::from(PAGE))?;
+    let deep = query().paginate(&PageRequest::page_number(number, PAGE))?.load_page(&mut conn)?;
+    let token = deep.next_cursor.expect("rows lie deeper");
+    let statements = recorded(&mut conn, |conn| {
+        query().paginate(&PageRequest::after(token, PAGE))?.load_page(conn)
+    })?;
     println!(
-        "\n== the SQL of a page at depth {} (limit + 1 rows: the extra one says if a next page exists)",
-        ROWS * 9 / 10
+        "\n== the SQL of a page at depth {depth} (limit + 1 rows: the extra one says if a next page exists)"
     );
     println!("on SQLite, one statement per tie level, the next only while the page is short:");
-    for number in [2, 1] {
-        let statement = level(number);
-        println!(
-            "\nlevel {number}: {}",
-            diesel::debug_query::<diesel::sqlite::Sqlite, _>(&statement)
-        );
-        let plan = keyset_runtime::plan::sqlite_index_seek(&statement, &mut conn)?;
+    for (number, statement) in statements.iter().enumerate() {
+        println!("\nstatement {}: {statement}", number + 1);
+        // SQLite plans a statement without its values: `EXPLAIN QUERY PLAN` of its text.
+        let sql = statement.split(" -- binds:").next().unwrap_or(statement);
+        let plan: Vec<PlanStep> =
+            diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}")).load(&mut conn)?;
         for step in &plan {
-            println!("  EXPLAIN QUERY PLAN: {step}");
+            println!("  EXPLAIN QUERY PLAN: {}", step.detail);
         }
-        assert!(
-            plan.iter().any(|step| step.contains(Post::INDEXES[0].name)),
-            "the generated index serves the page"
-        );
+        let seeks = plan.iter().any(|step| {
+            step.detail.starts_with("SEARCH") && step.detail.contains(Post::INDEXES[0].name)
+        });
+        assert!(seeks, "the generated index serves the page");
+        assert!(plan.iter().all(|step| !step.detail.contains("TEMP B-TREE")), "no sort");
     }
     println!(
         "→ index SEARCHes, no TEMP B-TREE sort: every page costs the same seeks, at any depth"
@@ -187,6 +182,32 @@ fn show(label: &str, page: &Page<Post>) {
     println!("{label}: {}", ids.join(", "));
     println!("  next_cursor: {}", page.next_cursor.as_deref().unwrap_or("None"));
     println!("  prev_cursor: {}", page.prev_cursor.as_deref().unwrap_or("None"));
+}
+
+/// One step of SQLite's `EXPLAIN QUERY PLAN`.
+#[derive(QueryableByName)]
+struct PlanStep {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    detail: String,
+}
+
+/// Runs `load` with every statement it sends recorded, as Diesel shows it (SQL and binds).
+fn recorded<T, E>(
+    conn: &mut SqliteConnection,
+    load: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+) -> Result<Vec<String>, E> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&log);
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            sink.lock().expect("not poisoned").push(query.to_string());
+        }
+    });
+    let loaded = load(conn);
+    conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+    loaded?;
+    let statements = log.lock().expect("not poisoned").clone();
+    Ok(statements)
 }
 
 fn sqlite_version(conn: &mut SqliteConnection) -> QueryResult<String> {

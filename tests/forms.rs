@@ -8,8 +8,7 @@
 
 use diesel::prelude::*;
 use keyset_runtime::{
-    CursorError, Error, Keyset, Orders, Page, PageQuery, PageQueryBy, PageRequest, Paginate,
-    SortDirection,
+    CursorError, Error, Keyset, Orders, Page, PageQuery, PageRequest, Paginate, SortDirection,
 };
 
 mod schema {
@@ -324,7 +323,7 @@ fn walk_by<Q, O>(
     limit: u32,
 ) -> Vec<Q::Model>
 where
-    Q: PageQueryBy<'static, SqliteConnection, O, Item = <Q as keyset_runtime::Paginate>::Model>,
+    Q: PageQuery<'static, SqliteConnection, O, Item = <Q as keyset_runtime::Paginate>::Model>,
     O: Orders<Row = Q::Model>,
 {
     let (mut rows, mut request) = (Vec::new(), PageRequest::first(limit));

@@ -11,7 +11,7 @@ use std::cell::Cell;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use keyset_runtime::__private::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::token::CursorValue;
 use keyset_runtime::Keyset;
 use keyset_runtime::{Direction, TokenKeys};

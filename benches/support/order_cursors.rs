@@ -1,6 +1,6 @@
 //! Where the orders bench's pages start, and what their plans are, in a few words.
 
-use keyset_runtime::plan::PlanError;
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::{Keyset, PageRequest};
 
 use crate::pages::PAGE;

@@ -23,9 +23,10 @@ use chrono::NaiveDateTime;
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::dsl::{self, Asc, Desc};
 use diesel::prelude::*;
-use keyset_runtime::__private::sql::Region;
-use keyset_runtime::__private::token;
-use keyset_runtime::plan::PlanError;
+use keyset_runtime::__testing::sql::Region;
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::__testing::token;
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::{Direction, Keyset, PageRequest};
 
 use crate::pages::{FETCH, PAGE};
@@ -50,7 +51,7 @@ pub struct Candidate<C> {
 /// parameters unnumbered: a page writes its limits literally on PostgreSQL, where the candidates,
 /// written with Diesel's `.limit()`, bind them.
 pub fn sql_only(statement: &str) -> String {
-    keyset_runtime::__private::sql::shape(statement)
+    keyset_runtime::__testing::sql::shape(statement)
 }
 
 /// Runs `load` on `conn` and returns what it returned and the statements it ran, as Diesel's
@@ -157,7 +158,7 @@ macro_rules! levels {
         if let Some(names) = <$model as Keyset>::SELECTED_NAMES {
             let branches = (1..=keys).rev().map(level).collect();
             let order = $model::order_by().one_side(false);
-            let union = keyset_runtime::__private::sql::union(branches, order, names, FETCH);
+            let union = keyset_runtime::__testing::sql::union(branches, order, names, FETCH);
             levels.push(candidate("tie levels' union", union));
         }
         levels
@@ -302,7 +303,7 @@ backend_pages!(
     sqlite,
     diesel::sqlite::Sqlite,
     diesel::SqliteConnection,
-    keyset_runtime::plan::sqlite_index_seek,
+    keyset_runtime::explain::sqlite_index_seek,
     uniform_or,
     published_order
 );
@@ -312,7 +313,7 @@ backend_pages!(
     postgres,
     diesel::pg::Pg,
     diesel::PgConnection,
-    keyset_runtime::plan::postgres_index_seek,
+    keyset_runtime::explain::postgres_index_seek,
     row_value,
     pg_published_order
 );
@@ -322,7 +323,7 @@ backend_pages!(
     mysql,
     diesel::mysql::Mysql,
     diesel::MysqlConnection,
-    keyset_runtime::plan::mysql_index_seek,
+    keyset_runtime::explain::mysql_index_seek,
     uniform_or,
     drafts_order
 );

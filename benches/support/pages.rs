@@ -18,7 +18,7 @@ use diesel::prelude::*;
 use diesel::query_dsl::LoadQuery;
 // The predicate's and the ORDER BY's types, which the public API leaves unnamed: named here so
 // that the query type below can be written out.
-use keyset_runtime::__private::sql::{Forward, OrderBy, Seek};
+use keyset_runtime::__testing::sql::{Forward, OrderBy, Seek};
 use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
 
 use crate::schema::bench_posts::{self, created_at, id};

@@ -10,7 +10,7 @@ use chrono::{DateTime, NaiveDateTime};
 use diesel::{ExpressionMethods, QueryDsl, Queryable, Selectable, SelectableHelper};
 use diesel_async::{AsyncConnectionCore, RunQueryDsl, SimpleAsyncConnection};
 use keyset_runtime::migration::Backend as Dialect;
-use keyset_runtime::{AsyncPageQueryBy, Keyset, Page, PageRequest, Paginate, SortDirection};
+use keyset_runtime::{AsyncPageQuery, Keyset, Page, PageRequest, Paginate, SortDirection};
 use serde::Serialize;
 
 use crate::pool::{sqlite_setup, Pool, PoolError, PoolOptions, SqliteConn, TempFile};
@@ -323,7 +323,7 @@ impl Db {
 
 /// The posts query a page is cut from, on backend `DB`: named so that code generic over the
 /// connection (`page` below, the GraphQL resolver) can bound it,
-/// `PostsQuery<C::Backend>: AsyncPageQueryBy<'static, C, PostOrder>` (every order) or
+/// `PostsQuery<C::Backend>: AsyncPageQuery<'static, C, PostOrder>` (every order) or
 /// `AsyncPageQuery<'static, C>` (the first).
 pub type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
@@ -338,7 +338,7 @@ async fn page<C>(
 where
     C: AsyncConnectionCore,
     PostsQuery<C::Backend>:
-        AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
+        AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
 {
     let query = posts::table.select(Post::as_select());
     query.paginate_by(order, dir, request)?.load_page_async(conn).await

@@ -25,7 +25,7 @@ use axum::{Json, Router};
 use chrono::NaiveDateTime;
 use diesel::{QueryDsl, SelectableHelper};
 use keyset_runtime::relay::{load_connection_by_async, ConnectionArgs};
-use keyset_runtime::{AsyncPageQueryBy, Paginate, SortDirection};
+use keyset_runtime::{AsyncPageQuery, Paginate, SortDirection};
 
 use crate::db::{posts, Backend, Db, Post, PostOrder, PostsQuery};
 use crate::pool::PoolError;
@@ -179,7 +179,7 @@ async fn connection<C>(
 where
     C: diesel_async::AsyncConnectionCore,
     PostsQuery<C::Backend>:
-        AsyncPageQueryBy<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
+        AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
 {
     let query = posts::table.select(Post::as_select());
     load_connection_by_async(query, order, direction, args, conn, PostNode::from).await

@@ -217,8 +217,8 @@ async fn invalid_arguments_are_refused_as_bad_user_input() {
     let (_db, schema) = start(10).await;
     let page = posts(&schema, json!({ "first": 2 })).await;
     let cursor = page.end.unwrap();
-    let foreign = keyset_runtime::__private::token::encode(
-        keyset_runtime::__private::token::fingerprint("comments: id ASC"),
+    let foreign = keyset_runtime::__testing::token::encode(
+        keyset_runtime::__testing::token::fingerprint("comments: id ASC"),
         keyset_runtime::Direction::After,
         &(7i64,),
     )

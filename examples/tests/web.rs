@@ -7,7 +7,7 @@ use chrono::{NaiveDateTime, TimeDelta};
 use keyset_examples::db::{Db, Post};
 use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
-use keyset_runtime::__private::token;
+use keyset_runtime::__testing::token;
 use keyset_runtime::Direction;
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -1,5 +1,5 @@
 //! Decodes arbitrary input as a cursor token, with the token codec the pages use (its raw
-//! functions reached through `keyset_runtime::__private::token`, as the test suite does), for
+//! functions reached through `keyset_runtime::__testing::token`, as the test suite does), for
 //! cursor types of the shapes sort keys have (integers, timestamps, text, NULLs, bytes), plain
 //! and signed. Any panic, any out-of-bounds access, any allocation over libFuzzer's limit is a
 //! finding; every refusal must be a `CursorError`.
@@ -13,7 +13,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::NaiveDateTime;
-use keyset_runtime::__private::token::{self, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, SIGNED, VERSION};
 use keyset_runtime::token::CursorValue;
 use keyset_runtime::{CursorError, Direction, TokenKeys};
 use libfuzzer_sys::fuzz_target;

@@ -1,16 +1,19 @@
-//! [`Fetched`]: the rows a page fetched, before its tokens. The drivers hand it back from the
-//! page machine; a listing over shards merges several of them into one (`shards/merge.rs`); and
+//! [`Fetched`]: the rows a page fetched, before its tokens. The page machine hands it back; a
+//! listing over shards merges several of them into one (`shards/merge.rs`); and
 //! [`Fetched::finish`] turns it into the [`Page`], once, however it was fetched.
 
-use crate::order::SortOrder;
+use crate::error::Error;
+use crate::orders::SortOrder;
+use crate::page::Page;
 use crate::position::Position;
-use crate::token::{Anchor, Codec, Direction};
-use crate::{Error, Page};
+use crate::token::codec::Codec;
+use crate::token::direction::Direction;
+use crate::token::Anchor;
 
 /// The rows fetched for the page of `limit` rows at `position`, in the walk's order (backward
 /// for a page before a cursor or at the end), the probe row included: at most `limit + 1`. A row
 /// is an `Item`: the model, or a tuple led by it (a join's selection), whose model `model`
-/// finds. (Named in the drivers' hidden methods only.)
+/// finds. (Named in hidden bounds only.)
 #[doc(hidden)]
 pub struct Fetched<M: SortOrder, Item> {
     pub(crate) position: Position<M::Cursor>,
@@ -65,7 +68,7 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
 }
 
 /// A loaded page and, when asked for, each row's own token (`after` it): what Relay's edges
-/// carry. (Named in the drivers' hidden methods only.)
+/// carry. (Named in hidden bounds only.)
 #[doc(hidden)]
 pub struct Loaded<Row> {
     pub(crate) page: Page<Row>,

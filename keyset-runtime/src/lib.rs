@@ -451,43 +451,41 @@
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "diesel-async")]
-mod async_driver;
 mod checks;
-mod driver;
 mod error;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+pub mod explain;
 mod fetched;
 mod machine;
 pub mod migration;
 mod model;
-mod order;
-mod ordered;
+mod orders;
 mod page;
-#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
-pub mod plan;
+mod paginate;
 mod position;
 #[cfg(feature = "async-graphql")]
 pub mod relay;
+mod repeat;
 mod request;
+mod run;
 mod selection;
 mod shards;
 mod sql;
-mod strategy;
 pub mod token;
 
-#[cfg(feature = "diesel-async")]
-pub use async_driver::{AsyncPageQuery, AsyncPageQueryBy};
-pub use driver::{PageQuery, PageQueryBy};
 pub use error::{CursorError, Error, RequestError};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
-pub use order::{Orders, ParseOrderError, SortDirection};
-pub use ordered::PaginatedBy;
-pub use page::{Page, Paginate, Paginated};
+pub use orders::named::{Orders, ParseOrderError, SortDirection};
+pub use page::Page;
+pub use paginate::{Paginate, Paginated};
+pub use repeat::Repeat;
 pub use request::PageRequest;
+#[cfg(feature = "diesel-async")]
+pub use run::AsyncPageQuery;
+pub use run::PageQuery;
 pub use shards::{ShardOrder, Shardable};
-pub use strategy::Repeat;
 pub use token::direction::Direction;
 #[cfg(feature = "signed")]
 pub use token::signed::{KeyTooShort, TokenKeys};
@@ -496,3 +494,9 @@ pub use token::signed::{KeyTooShort, TokenKeys};
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+/// What this workspace's tests and benches reach past the public API. Not public API.
+#[cfg(feature = "__testing")]
+#[doc(hidden)]
+#[path = "testing.rs"]
+pub mod __testing;

@@ -1,8 +1,11 @@
 //! The [`Keyset`] trait: what `#[derive(Keyset)]` generates for a model.
 
 use crate::migration::IndexDdl;
-use crate::sql::{Backward, Forward, KeyShape, OrderBy, Seek};
-use crate::token::{self, CursorValue};
+use crate::orders::list::{Nil, OrderSet};
+use crate::orders::SortOrder;
+use crate::sql::{Backward, CursorKeys, Forward, KeyShape, OrderBy, Seek};
+use crate::token::format::{fingerprint, MAX_TOKEN_LEN};
+use crate::token::value::CursorValue;
 
 /// A Diesel model that can be paged by keyset: its sort keys, ending in a unique tiebreaker, and
 /// its typed cursor.
@@ -41,13 +44,13 @@ use crate::token::{self, CursorValue};
 pub trait Keyset: Sized + 'static {
     /// The generated `<Model>Cursor`: the sort-key values of one row, written into tokens as
     /// its fields' [`CursorValue`] forms in order.
-    type Cursor: Clone + PartialEq + CursorValue;
+    type Cursor: Clone + PartialEq + Send + CursorValue;
     /// The sort keys' columns and directions, as a type-level list.
     #[doc(hidden)]
-    type Columns: KeyShape;
+    type Columns: KeyShape + Send;
     /// The same list holding a cursor's values.
     #[doc(hidden)]
-    type Keys: crate::strategy::FetchShape;
+    type Keys: CursorKeys + Send;
     /// The listing and its sort order in words, e.g. `posts: created_at DESC, id DESC`: the
     /// table (with the listing's name, `posts[admin]: ..`, when `#[keyset(listing = "admin")]`
     /// gives one), and each key's column, direction and NULL placement. Not the struct's name:
@@ -55,7 +58,7 @@ pub trait Keyset: Sized + 'static {
     const SORT_ORDER: &'static str;
     /// A hash of [`SORT_ORDER`](Self::SORT_ORDER) carried in every token, so that a token issued
     /// for another listing or another sort order is rejected instead of paging wrongly.
-    const FINGERPRINT: u32 = token::fingerprint(Self::SORT_ORDER);
+    const FINGERPRINT: u32 = fingerprint(Self::SORT_ORDER);
     /// The fingerprint of this order's tokens in token format version 2 (which hashed the
     /// struct's name too), so that such a token is told its version rather than called junk.
     #[doc(hidden)]
@@ -93,7 +96,7 @@ pub trait Keyset: Sized + 'static {
     ///
     /// assert_eq!(Article::MAX_TOKEN_LEN, 4096);
     /// ```
-    const MAX_TOKEN_LEN: usize = token::MAX_TOKEN_LEN;
+    const MAX_TOKEN_LEN: usize = MAX_TOKEN_LEN;
 
     /// The cursor pointing at this row.
     fn cursor(&self) -> Self::Cursor;
@@ -146,4 +149,38 @@ pub trait Keyset: Sized + 'static {
     fn reverse_order_by() -> OrderBy<Self, Backward> {
         OrderBy::new()
     }
+}
+
+impl<M: Keyset> SortOrder for M {
+    type Row = M;
+    type Cursor = M::Cursor;
+    type Columns = M::Columns;
+    type Keys = M::Keys;
+    const SORT_ORDER: &'static str = M::SORT_ORDER;
+    const FINGERPRINT: u32 = M::FINGERPRINT;
+    const LEGACY_FINGERPRINT: Option<u32> = M::LEGACY_FINGERPRINT;
+    const MAX_TOKEN_LEN: usize = M::MAX_TOKEN_LEN;
+    const SELECTED_NAMES: Option<&'static [&'static str]> = M::SELECTED_NAMES;
+
+    fn cursor(row: &M) -> M::Cursor {
+        row.cursor()
+    }
+
+    fn columns() -> M::Columns {
+        M::columns()
+    }
+
+    fn keys(cursor: M::Cursor) -> M::Keys {
+        M::keys(cursor)
+    }
+
+    fn key_lengths(cursor: &M::Cursor) -> Vec<(&'static str, usize)> {
+        M::key_lengths(cursor)
+    }
+}
+
+/// A model's own order is a list of one.
+impl<M: Keyset> OrderSet for M {
+    type Row = M;
+    type List = (M, Nil<M>);
 }

@@ -1,13 +1,16 @@
 //! [`Position`]: where a page starts, its cursor decoded. The one position type: REST requests and
 //! Relay arguments both come down to it, and the page machine reads nothing else.
 
-use crate::order::SortOrder;
+use crate::error::Error;
+use crate::orders::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
-use crate::token::{Anchor, Codec, CursorError, Direction};
-use crate::Error;
+use crate::token::codec::Codec;
+use crate::token::direction::Direction;
+use crate::token::error::CursorError;
+use crate::token::Anchor;
 
-/// Where a page starts, with its cursor decoded. (Named in the drivers' bounds only; not
-/// exported.)
+/// Where a page starts, with its cursor decoded: what a request resolves to, once, whichever
+/// front door it came through. (Named in hidden bounds only.)
 #[doc(hidden)]
 #[derive(Debug, Clone)]
 pub enum Position<C> {
@@ -27,6 +30,24 @@ impl<C> Position<C> {
     /// Whether the page is fetched against the model's order (and turned around in memory).
     pub(crate) fn is_backward(&self) -> bool {
         matches!(self, Position::Before(_) | Position::Last)
+    }
+
+    /// What each shard fetches for the page of `limit` rows here: the same position and limit,
+    /// except for page `n`, which is the first `n * limit` rows of each shard, of which the merge
+    /// drops the first `(n - 1) * limit` (the third value).
+    pub(crate) fn per_shard(&self, limit: u32) -> Result<(Self, u32, usize), RequestError>
+    where
+        C: Clone,
+    {
+        Ok(match *self {
+            Position::Number(number) => {
+                let rows = number
+                    .checked_mul(limit)
+                    .ok_or(RequestError::PageNumberTooLarge { number, limit })?;
+                (Position::First, rows, (rows - limit) as usize)
+            }
+            _ => (self.clone(), limit, 0),
+        })
     }
 
     /// Where a token sent as `direction` starts a page: past its row, or, for a token that marks

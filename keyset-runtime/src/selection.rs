@@ -21,7 +21,7 @@ pub trait SelectsModel {
     /// The selected model, whose sort order pages the query.
     type Model;
     /// What one row loads as: the model, or the tuple of what each selection loads as.
-    type Item;
+    type Item: 'static;
     /// The backend the selection is written for: what lets a call that replaces the selection
     /// (a count) still infer `Post::as_select()`'s backend from the connection.
     type Backend: Backend;
@@ -40,10 +40,10 @@ pub trait SelectsModel {
 )]
 pub trait Related<DB: Backend> {
     /// What it loads as.
-    type Item;
+    type Item: 'static;
 }
 
-impl<T: Selectable<DB>, DB: Backend> SelectsModel for SelectBy<T, DB> {
+impl<T: Selectable<DB> + 'static, DB: Backend> SelectsModel for SelectBy<T, DB> {
     type Model = T;
     type Item = T;
     type Backend = DB;
@@ -53,7 +53,7 @@ impl<T: Selectable<DB>, DB: Backend> SelectsModel for SelectBy<T, DB> {
     }
 }
 
-impl<U: Selectable<DB>, DB: Backend> Related<DB> for SelectBy<U, DB> {
+impl<U: Selectable<DB> + 'static, DB: Backend> Related<DB> for SelectBy<U, DB> {
     type Item = U;
 }
 
@@ -62,7 +62,7 @@ impl<U: Selectable<DB>, DB: Backend> Related<DB> for SelectBy<U, DB> {
 macro_rules! tuple_selections {
     () => {};
     ($first:ident $(, $related:ident)*) => {
-        impl<T: Selectable<DB>, DB: Backend, $first: Related<DB>, $($related: Related<DB>),*>
+        impl<T: Selectable<DB> + 'static, DB: Backend, $first: Related<DB>, $($related: Related<DB>),*>
             SelectsModel for (SelectBy<T, DB>, $first, $($related,)*)
         {
             type Model = T;

@@ -103,7 +103,7 @@ mod migrations_db {
     use diesel::prelude::*;
 
     pub use keyset_example_blog::MYSQL_MIGRATIONS as MIGRATIONS;
-    pub use keyset_runtime::plan::mysql_index_seek as index_seek;
+    pub use keyset_runtime::explain::mysql_index_seek as index_seek;
 
     /// Drops the test's database when the test ends.
     pub struct Database(String);

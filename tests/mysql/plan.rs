@@ -2,7 +2,7 @@
 //! a deep cursor is a `range` access without filesort, for uniform and mixed directions.
 
 use diesel::prelude::*;
-use keyset_runtime::plan::mysql_index_seek;
+use keyset_runtime::explain::mysql_index_seek;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;

@@ -3,6 +3,7 @@
 
 use diesel::mysql::Mysql;
 use diesel::prelude::*;
+use keyset_runtime::__testing::sql::OneSide;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestCursor};
 use keyset_tests::schema::posts;

@@ -107,7 +107,7 @@ mod migrations_db {
     use diesel::prelude::*;
 
     pub use keyset_example_blog::POSTGRES_MIGRATIONS as MIGRATIONS;
-    pub use keyset_runtime::plan::postgres_index_seek as index_seek;
+    pub use keyset_runtime::explain::postgres_index_seek as index_seek;
 
     /// Drops the test's schema when the test ends.
     pub struct Schema(String);

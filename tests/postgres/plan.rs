@@ -3,7 +3,8 @@
 //! hash-partitioned table it is a `Merge Append` of per-partition index scans.
 
 use diesel::prelude::*;
-use keyset_runtime::plan::postgres_index_seek;
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::explain::postgres_index_seek;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
@@ -140,7 +141,7 @@ fn hash_partitioned_table_merges_per_partition_seeks_and_walks_exactly() {
 /// rest of the values, then the NULLs) are index scans with an `Index Cond` and no sort.
 #[test]
 fn both_null_regions_are_index_seeks() {
-    use keyset_runtime::__private::sql::Region;
+    use keyset_runtime::__testing::sql::Region;
     use keyset_tests::models::RankDescNullsLast;
 
     let mut conn = db::seeded(ROWS);

@@ -87,7 +87,7 @@ fn pages_across_partitions_are_exact() {
 /// `pg_prepared_statements`, explained with the cursor's values and run (`ANALYZE`) under the
 /// plan cache mode given.
 fn page_plan(conn: &mut PgConnection, depth: i64, mode: &str) -> Vec<String> {
-    use keyset_runtime::__private::token;
+    use keyset_runtime::__testing::token;
     let row: Monthly = monthly::table
         .order((monthly::created_at.desc(), monthly::id.desc()))
         .select(Monthly::as_select())

@@ -5,6 +5,7 @@
 
 use diesel::pg::Pg;
 use diesel::prelude::*;
+use keyset_runtime::__testing::sql::SeekParts;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestCursor, NewestIdAsc, NewestIdAscCursor};
 use keyset_tests::schema::posts;
@@ -53,7 +54,7 @@ fn mixed_directions_use_the_or_expansion_with_a_leading_bound() {
 /// boundary it would drop the NULLs).
 #[test]
 fn nulls_clause_and_a_row_value_only_among_the_values() {
-    use keyset_runtime::__private::sql::Region;
+    use keyset_runtime::__testing::sql::Region;
     use keyset_tests::models::{RankDescNullsLast, RankDescNullsLastCursor};
 
     let order = posts::table.select(posts::id).order(RankDescNullsLast::order_by());

@@ -7,7 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use bigdecimal::num_bigint::{BigInt, Sign};
 use bigdecimal::BigDecimal;
-use keyset_runtime::__private::token::{self, VERSION};
+use keyset_runtime::__testing::token::{self, VERSION};
 use keyset_runtime::{CursorError, Direction};
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -120,7 +120,7 @@ mod migrations_db {
     use diesel::prelude::*;
 
     pub use keyset_example_blog::SQLITE_MIGRATIONS as MIGRATIONS;
-    pub use keyset_runtime::plan::sqlite_index_seek as index_seek;
+    pub use keyset_runtime::explain::sqlite_index_seek as index_seek;
 
     /// An in-memory database: private to the connection, gone with it.
     pub fn fresh_database() -> (super::Conn, ()) {

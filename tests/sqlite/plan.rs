@@ -2,7 +2,8 @@
 //! the start, deep in the table and going backward.
 
 use diesel::prelude::*;
-use keyset_runtime::plan::sqlite_index_seek;
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::explain::sqlite_index_seek;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
@@ -64,7 +65,7 @@ fn a_missing_index_is_reported_with_the_plan() {
 /// rest of the values, then the NULLs) are index searches without a sort.
 #[test]
 fn both_null_regions_are_index_searches() {
-    use keyset_runtime::__private::sql::Region;
+    use keyset_runtime::__testing::sql::Region;
     use keyset_tests::models::RankDescNullsLast;
 
     let mut conn = db::seeded(20_000);

@@ -4,7 +4,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use diesel::prelude::*;
-use keyset_runtime::__private::token::{self, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, SIGNED, VERSION};
 use keyset_runtime::{CursorError, Error, Keyset, Page, PageRequest, Paginate};
 use keyset_runtime::{Direction, TokenKeys};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};

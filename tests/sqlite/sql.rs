@@ -4,6 +4,7 @@
 
 use diesel::prelude::*;
 use diesel::sqlite::Sqlite;
+use keyset_runtime::__testing::sql::SeekParts;
 use keyset_runtime::Keyset;
 use keyset_tests::models::{Post, TopScore};
 use keyset_tests::schema::posts;
@@ -92,7 +93,7 @@ fn queries_have_a_static_query_id() {
 /// where the engine's own differs.
 #[test]
 fn nullable_leading_key_regions() {
-    use keyset_runtime::__private::sql::Region;
+    use keyset_runtime::__testing::sql::Region;
     use keyset_tests::models::{RankAscNullsLast, RankDescNullsLast, RankDescNullsLastCursor};
 
     let cursor = RankDescNullsLastCursor { rank: Some(4), id: 10 };

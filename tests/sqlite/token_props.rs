@@ -7,7 +7,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::{DateTime, NaiveDateTime};
-use keyset_runtime::__private::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::{CursorError, Direction, Keyset, TokenKeys};
 use keyset_tests::models::{
     ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor, TopScore,

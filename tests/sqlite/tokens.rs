@@ -5,7 +5,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
-use keyset_runtime::__private::token::{self, MAX_TOKEN_LEN, VERSION};
+use keyset_runtime::__testing::token::{self, MAX_TOKEN_LEN, VERSION};
 use keyset_runtime::{CursorError, Direction, Error, Keyset, PageRequest, Paginate};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};
 use keyset_tests::schema::posts;

@@ -443,7 +443,7 @@ fn random_walks_agree_on_both_paths() {
 /// suite's rows), and the tables are intact afterwards.
 #[test]
 fn hostile_key_values_page_alike_on_the_async_path() {
-    use keyset_runtime::__private::token;
+    use keyset_runtime::__testing::token;
     use keyset_runtime::Direction;
     let mut both = Both::seeded(40);
     let rows = crate::hostile::hostile_rows();

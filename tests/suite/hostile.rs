@@ -4,7 +4,7 @@
 //! own filters allow.
 
 use diesel::prelude::*;
-use keyset_runtime::__private::token;
+use keyset_runtime::__testing::token;
 use keyset_runtime::Direction;
 use keyset_runtime::{Keyset, PageRequest};
 use keyset_tests::models::{ByTag, ByUniqueTitle, ByUniqueTitleCursor, TopScore, TopScoreCursor};

@@ -19,9 +19,10 @@
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
-use keyset_runtime::__private::sql::Region;
+use keyset_runtime::__testing::sql::Region;
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::migration::Backend;
-use keyset_runtime::plan::PlanError;
 use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
 use keyset_tests::models::{Author, Newest, PostByAuthor, RankDue};
 use keyset_tests::schema::{authors, posts};

@@ -6,7 +6,8 @@ use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use keyset_example_blog::schema::{memberships, posts};
 use keyset_example_blog::{ByRank, BySlug, Membership, Post, TopScore};
-use keyset_runtime::__private::sql::{OrderBy, Region, SeekDialect};
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::__testing::sql::{OrderBy, Region, SeekDialect};
 use keyset_runtime::Keyset;
 use keyset_tests::seed::timestamp;
 

@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 use chrono::{DateTime, NaiveDateTime};
 use diesel::prelude::*;
 use keyset_runtime::{
-    AsyncPageQueryBy, Error, Keyset, Page, PageQueryBy, PageRequest, Paginate, SortDirection,
+    AsyncPageQuery, Error, Keyset, Page, PageQuery, PageRequest, Paginate, SortDirection,
 };
 use keyset_tests::models::{Story, StoryOrder};
 use keyset_tests::order::{key, plain};
@@ -197,7 +197,7 @@ fn load<Q>(
     request: &PageRequest,
 ) -> Result<Page<Story>, Error>
 where
-    Q: Paginate<Model = Story, Item = Story> + PageQueryBy<'static, Conn, StoryOrder>,
+    Q: Paginate<Model = Story, Item = Story> + PageQuery<'static, Conn, StoryOrder>,
 {
     query.paginate_by(order, dir, request)?.load_page(conn)
 }
@@ -210,7 +210,7 @@ async fn load_async<Q>(
     request: &PageRequest,
 ) -> Result<Page<Story>, Error>
 where
-    Q: Paginate<Model = Story, Item = Story> + AsyncPageQueryBy<'static, AsyncConn, StoryOrder>,
+    Q: Paginate<Model = Story, Item = Story> + AsyncPageQuery<'static, AsyncConn, StoryOrder>,
 {
     query.paginate_by(order, dir, request)?.load_page_async(conn).await
 }

@@ -14,9 +14,10 @@
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use diesel::query_builder::{QueryFragment, QueryId};
-use keyset_runtime::__private::sql::{union, Region};
+use keyset_runtime::__testing::sql::{union, Region};
+use keyset_runtime::__testing::sql::{OneSide, SeekParts};
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::migration::Backend;
-use keyset_runtime::plan::PlanError;
 use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
 use keyset_tests::models::story_orders::{Due, Mixed, New, Title, Top};
 use keyset_tests::models::{Story, StoryOrder};
@@ -62,7 +63,7 @@ where
 /// parameters unnumbered: a page writes its limits literally on PostgreSQL (so that statements
 /// get generic plans), where the candidates, written with Diesel's `.limit()`, bind them.
 pub(crate) fn sql_only(statement: &str) -> String {
-    keyset_runtime::__private::sql::shape(statement)
+    keyset_runtime::__testing::sql::shape(statement)
 }
 
 /// Every statement a page of `$model`'s order can run at the cursor of story `$id`, forward and

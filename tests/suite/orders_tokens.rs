@@ -7,7 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use keyset_runtime::__private::token::{fingerprint, VERSION};
+use keyset_runtime::__testing::token::{fingerprint, VERSION};
 use keyset_runtime::{CursorError, Error, Keyset, PageRequest, Paginate, SortDirection};
 use keyset_tests::models::{Story, StoryOrder};
 use keyset_tests::schema::stories;

@@ -84,6 +84,7 @@ fn both<Q>(cluster: &mut Cluster, query: &impl Fn() -> Q, request: &PageRequest)
 where
     Q: PageQuery<'static, Conn> + Clone,
     Q::Model: Shardable,
+    Q::Item: Send,
     Q::Item: PartialEq + Debug,
 {
     let sharded = query().paginate(request).unwrap().load_page_sharded(&mut cluster.shards);
@@ -99,6 +100,7 @@ fn walk<Q>(cluster: &mut Cluster, limit: u32, query: impl Fn() -> Q) -> usize
 where
     Q: PageQuery<'static, Conn> + Clone,
     Q::Model: Shardable,
+    Q::Item: Send,
     Q::Item: PartialEq + Debug,
 {
     let mut pages = 0;
@@ -255,6 +257,7 @@ fn generated_walk<Q>(
 where
     Q: PageQuery<'static, Conn> + Clone,
     Q::Model: Shardable,
+    Q::Item: Send,
     Q::Item: PartialEq + Debug,
 {
     let mut tokens: (Option<String>, Option<String>) = (None, None);

@@ -137,9 +137,13 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #rt::Orders for #order_enum {
+            impl #rt::OrderSet for #order_enum {
                 type Row = #ident;
                 type List = #list;
+            }
+
+            #[automatically_derived]
+            impl #rt::Orders for #order_enum {
 
                 #[inline]
                 fn name(self) -> &'static str {

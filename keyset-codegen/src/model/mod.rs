@@ -89,8 +89,10 @@ impl SortKey<'_> {
         self.sort.direction
     }
 
+    /// The NULL placement of an `Option` key. A placement written on another key is an error
+    /// (`valid.rs`), and the fallback expands such a key as the plain one it is.
     pub fn nulls(&self) -> Option<Nulls> {
-        self.sort.nulls.map(|(nulls, _)| nulls)
+        self.option_inner().and(self.sort.nulls.map(|(nulls, _)| nulls))
     }
 
     /// `Some(T)` when the field's type is `Option<T>`, i.e. the column is nullable.

@@ -5,13 +5,13 @@ use async_graphql::connection::{Connection, Edge};
 use async_graphql::OutputType;
 
 use super::ConnectionArgs;
-use crate::driver::{PageQuery, PageQueryBy};
+use crate::error::Error;
 use crate::fetched::Loaded;
-use crate::order::{list_index, Orders, SortDirection, Start};
-use crate::ordered::PaginatedBy;
-use crate::page::{Paginate, Paginated};
-use crate::position::{decode, Reading};
-use crate::Error;
+use crate::orders::list::OrderSet;
+use crate::orders::named::{list_index, Orders, SortDirection};
+use crate::paginate::{Paginate, Paginated};
+use crate::position::Reading;
+use crate::run::PageQuery;
 
 /// Loads the page `args` asks for as a Relay connection whose nodes are the model's rows.
 ///
@@ -67,7 +67,7 @@ where
     Q: PageQuery<'query, Conn>,
     N: OutputType,
 {
-    connection(args.paginated(query)?.load_edges(conn)?, args, node)
+    connection(args.paginated::<Q, Q::Model>(query, 0)?.load_edges(conn)?, args, node)
 }
 
 /// Loads the page `args` asks for as a Relay connection, in the named order `order` of the model
@@ -116,33 +116,24 @@ pub fn load_connection_by<'query, Q, Conn, O, N>(
     node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
-    Q: Paginate + PageQueryBy<'query, Conn, O>,
+    Q: PageQuery<'query, Conn, O>,
     O: Orders<Row = Q::Model>,
     N: OutputType,
 {
-    connection(args.paginated_by(query, order, dir)?.load_edges(conn, true)?, args, node)
+    let paginated = args.paginated::<Q, O>(query, list_index(order, dir))?;
+    connection(paginated.load_edges(conn)?, args, node)
 }
 
 impl ConnectionArgs {
-    /// The page these arguments ask for. `first: 0` / `last: 0` still fetch one row, to tell
-    /// whether any lie that way.
-    fn paginated<Q: Paginate>(&self, query: Q) -> Result<Paginated<Q>, Error> {
-        let position = decode::<Q::Model>(&self.codec, &self.position, Reading::EitherWay)?;
-        Ok(Paginated::from_position(query, position, self.limit().max(1), self.codec.clone())
-            .max_limit(self.max_limit))
-    }
-
-    /// The same page in the named order `order`, direction `dir`.
-    fn paginated_by<Q: Paginate, O: Orders<Row = Q::Model>>(
+    /// The page these arguments ask for, in the order at `index` of `O`'s list: a cursor is read
+    /// as a row's either way (see the module docs).
+    fn paginated<Q: Paginate, O: OrderSet<Row = Q::Model>>(
         &self,
         query: Q,
-        order: O,
-        dir: Option<SortDirection>,
-    ) -> Result<PaginatedBy<Q, O>, Error> {
-        let start = Start { position: self.position.clone(), reading: Reading::EitherWay };
-        let index = list_index(order, dir);
-        Ok(PaginatedBy::at(query, index, start, Some(self.limit().max(1)), self.codec.clone())?
-            .max_limit(self.max_limit))
+        index: usize,
+    ) -> Result<Paginated<Q, O>, Error> {
+        let (position, limit) = ((&self.position, Reading::EitherWay), Ok(self.fetched_limit()));
+        Paginated::resolve(query, index, position, limit, self.codec.clone())
     }
 }
 
@@ -228,7 +219,8 @@ where
     Q::Item: Send,
     N: OutputType,
 {
-    connection(args.paginated(query)?.load_edges_async(conn).await?, args, node)
+    let paginated = args.paginated::<Q, Q::Model>(query, 0)?;
+    connection(paginated.load_edges_async(conn).await?, args, node)
 }
 
 /// [`load_connection_by`] on a diesel-async connection (feature `diesel-async`).
@@ -242,11 +234,11 @@ pub async fn load_connection_by_async<'query, Q, Conn, O, N>(
     node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
-    Q: Paginate + crate::AsyncPageQueryBy<'query, Conn, O>,
+    Q: crate::AsyncPageQuery<'query, Conn, O>,
     O: Orders<Row = Q::Model>,
     Q::Item: Send,
     N: OutputType,
 {
-    let loaded = args.paginated_by(query, order, dir)?.load_edges_async(conn, true).await?;
-    connection(loaded, args, node)
+    let paginated = args.paginated::<Q, O>(query, list_index(order, dir))?;
+    connection(paginated.load_edges_async(conn).await?, args, node)
 }

@@ -111,9 +111,9 @@ pub use load::{load_connection, load_connection_by, load_connection_map};
 #[cfg(feature = "diesel-async")]
 pub use load::{load_connection_async, load_connection_by_async, load_connection_map_async};
 
-use crate::request::{clamp, RequestedPosition};
-use crate::token::Codec;
-use crate::{Error, PageRequest};
+use crate::error::Error;
+use crate::request::{Limit, PageRequest, RequestedPosition};
+use crate::token::codec::Codec;
 
 /// The validated `first`, `after`, `last` and `before` arguments of a Relay connection field.
 ///
@@ -225,7 +225,7 @@ impl ConnectionArgs {
     /// Reads and writes the cursors signed with `keys`, as
     /// [`paginate_signed`](crate::Paginate::paginate_signed) does for REST pages.
     #[cfg(feature = "signed")]
-    pub fn signed(mut self, keys: &crate::token::TokenKeys) -> Self {
+    pub fn signed(mut self, keys: &crate::TokenKeys) -> Self {
         self.codec = Codec::signed(keys);
         self
     }
@@ -241,8 +241,14 @@ impl ConnectionArgs {
     pub fn limit(&self) -> u32 {
         match self.count {
             Some(0) => 0,
-            count => clamp(count.unwrap_or(PageRequest::DEFAULT_LIMIT), self.max_limit),
+            _ => self.fetched_limit().served(),
         }
+    }
+
+    /// The limit of the page the arguments ask for: `first: 0` and `last: 0` still fetch one
+    /// row, to tell whether any lie that way.
+    fn fetched_limit(&self) -> Limit {
+        Limit::at_least_one(self.count).at_most(self.max_limit)
     }
 
     /// Whether the page runs backward (`last` or `before`), against the model's order. Its edges

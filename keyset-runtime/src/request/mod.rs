@@ -4,7 +4,7 @@ mod wire;
 
 use serde::Deserialize;
 
-use crate::token::Direction;
+use crate::token::direction::Direction;
 
 /// Which page to load: the first or last `limit` rows, or the `limit` rows after or before a
 /// cursor token.
@@ -199,22 +199,46 @@ impl PageRequest {
     /// assert_eq!(PageRequest::first(0).served_limit(100), Err(RequestError::ZeroLimit));
     /// ```
     pub fn served_limit(&self, max_limit: u32) -> Result<u32, RequestError> {
-        served_limit(self.limit, max_limit)
+        Ok(Limit::new(self.limit)?.at_most(max_limit).served())
     }
 }
 
-/// The one limit rule: `requested` (or [`PageRequest::DEFAULT_LIMIT`]) clamped to `max_limit`
-/// (at least 1); a requested zero is refused.
-pub(crate) fn served_limit(requested: Option<u32>, max_limit: u32) -> Result<u32, RequestError> {
-    match requested {
-        Some(0) => Err(RequestError::ZeroLimit),
-        requested => Ok(clamp(requested.unwrap_or(PageRequest::DEFAULT_LIMIT), max_limit)),
-    }
+/// How many rows a page serves: the count asked for (or [`PageRequest::DEFAULT_LIMIT`]), at most
+/// the listing's largest page (at least 1). Every front door (a [`PageRequest`], the Relay
+/// arguments) builds one, and the page reads [`served`](Self::served) once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limit {
+    requested: Option<u32>,
+    max: u32,
 }
 
-/// `limit` clamped to `max_limit`, which is at least 1.
-pub(crate) fn clamp(limit: u32, max_limit: u32) -> u32 {
-    limit.min(max_limit.max(1))
+impl Limit {
+    /// The limit a request asks for, under the default largest page: a requested zero is refused
+    /// here, the one place it is.
+    pub(crate) fn new(requested: Option<u32>) -> Result<Self, RequestError> {
+        match requested {
+            Some(0) => Err(RequestError::ZeroLimit),
+            requested => Ok(Limit { requested, max: PageRequest::DEFAULT_MAX_LIMIT }),
+        }
+    }
+
+    /// The limit of a page that asked for `requested` rows, where zero asks only whether rows
+    /// lie that way (Relay's `first: 0`): one row is fetched for it.
+    #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
+    pub(crate) fn at_least_one(requested: Option<u32>) -> Self {
+        let requested = requested.map(|requested| requested.max(1));
+        Limit { requested, max: PageRequest::DEFAULT_MAX_LIMIT }
+    }
+
+    /// The same limit, under the largest page `max` (at least 1).
+    pub(crate) fn at_most(self, max: u32) -> Self {
+        Limit { max: max.max(1), ..self }
+    }
+
+    /// The page size served.
+    pub(crate) fn served(self) -> u32 {
+        self.requested.unwrap_or(PageRequest::DEFAULT_LIMIT).min(self.max)
+    }
 }
 
 impl Default for PageRequest {

@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
-use super::{PageRequest, RequestError, RequestedPosition};
+use super::{Limit, PageRequest, RequestError, RequestedPosition};
 
 /// The wire form of a request, before its rules are checked.
 #[derive(Deserialize)]
@@ -28,9 +28,7 @@ impl TryFrom<RawPageRequest> for PageRequest {
     type Error = RequestError;
 
     fn try_from(raw: RawPageRequest) -> Result<Self, RequestError> {
-        if raw.limit == Some(0) {
-            return Err(RequestError::ZeroLimit);
-        }
+        Limit::new(raw.limit)?;
         let position = match (raw.after, raw.before, raw.last) {
             (Some(_), Some(_), _) => return Err(RequestError::AfterAndBefore),
             (Some(_), None, true) | (None, Some(_), true) => {

@@ -6,32 +6,107 @@
 //! the union past the cursor, and at most `limit` of them come from any one shard, so each lies
 //! within its shard's fetch; and a row lies past the merged page exactly when more than `limit`
 //! rows were fetched in all. A page number is the one position that needs more: page `n` takes
-//! the first `n * limit + 1` rows of every shard ([`per_shard`]).
+//! the first `n * limit + 1` rows of every shard (`Position::per_shard`).
 
 use std::cmp::Ordering;
 
-use super::order::Shardable;
+use super::keys::MergeKeys;
+use crate::error::Error;
 use crate::fetched::Fetched;
+use crate::orders::list::{Either, Never, Nil, OrderList};
+use crate::orders::SortOrder;
 use crate::position::Position;
-use crate::request::RequestError;
-use crate::Error;
 
-/// What each shard fetches for the page of `limit` rows at `position`: the same position and
-/// limit, except for page `n`, which is the first `n * limit` rows of each shard, of which the
-/// merge drops the first `(n - 1) * limit` (the third value).
-pub(crate) fn per_shard<C: Clone>(
-    position: &Position<C>,
-    limit: u32,
-) -> Result<(Position<C>, u32, usize), RequestError> {
-    Ok(match *position {
-        Position::Number(number) => {
-            let rows = number
-                .checked_mul(limit)
-                .ok_or(RequestError::PageNumberTooLarge { number, limit })?;
-            (Position::First, rows, (rows - limit) as usize)
+/// A sort order whose keys compare in Rust as in the databases (see `Shardable`).
+#[doc(hidden)]
+pub trait MergeOrder: SortOrder {
+    /// `a` against `b`, in the order.
+    fn compare_keys(a: &Self::Keys, b: &Self::Keys) -> Ordering;
+}
+
+impl<O: SortOrder> MergeOrder for O
+where
+    O::Keys: MergeKeys<O::Row>,
+{
+    fn compare_keys(a: &O::Keys, b: &O::Keys) -> Ordering {
+        a.compare(b)
+    }
+}
+
+/// A list of orders that each merge shards' pages: what `Shardable` asks of a model's orders.
+#[doc(hidden)]
+pub trait MergeList: OrderList {
+    /// [`OrderList::Fetched`], known to be `Send` when its rows are: what the shards' pages hand
+    /// to the merge, awaited together.
+    type Sendable<Item: Send>: Send;
+    /// The rows one shard fetched, as [`Sendable`](Self::Sendable).
+    fn sendable<Item: Send>(fetched: Self::Fetched<Item>) -> Self::Sendable<Item>;
+    /// One page from the shards' fetches (in shard order) for the page of `limit` rows at
+    /// `chosen`, once the first `skip` rows are dropped (see [`merge`]).
+    fn merge<Item: Send>(
+        chosen: Self::Chosen,
+        shards: Vec<Self::Sendable<Item>>,
+        limit: u32,
+        skip: usize,
+    ) -> Result<Self::Fetched<Item>, Error>;
+}
+
+impl<Row: 'static> MergeList for Nil<Row> {
+    type Sendable<Item: Send> = Never;
+
+    fn sendable<Item: Send>(fetched: Never) -> Never {
+        fetched
+    }
+
+    fn merge<Item: Send>(chosen: Never, _: Vec<Never>, _: u32, _: usize) -> Result<Never, Error> {
+        match chosen {}
+    }
+}
+
+impl<O: MergeOrder, Rest: MergeList<Row = O::Row>> MergeList for (O, Rest) {
+    type Sendable<Item: Send> = Either<Fetched<O, Item>, Rest::Sendable<Item>>;
+
+    fn sendable<Item: Send>(fetched: Self::Fetched<Item>) -> Self::Sendable<Item> {
+        match fetched {
+            Either::Here(fetched) => Either::Here(fetched),
+            Either::There(rest) => Either::There(Rest::sendable(rest)),
         }
-        _ => (position.clone(), limit, 0),
-    })
+    }
+
+    fn merge<Item: Send>(
+        chosen: Self::Chosen,
+        shards: Vec<Self::Sendable<Item>>,
+        limit: u32,
+        skip: usize,
+    ) -> Result<Self::Fetched<Item>, Error> {
+        // Every shard fetched the chosen order's page: the same arm of the list.
+        match chosen {
+            Either::Here(position) => {
+                let shards = shards.into_iter().map(|shard| match shard {
+                    Either::Here(fetched) => Ok(fetched),
+                    Either::There(_) => Err(other_order()),
+                });
+                let shards = shards.collect::<Result<Vec<_>, _>>()?;
+                merge(position, (limit, skip), shards).map(Either::Here)
+            }
+            Either::There(rest) => {
+                let shards = shards.into_iter().map(|shard| match shard {
+                    Either::There(fetched) => Ok(fetched),
+                    Either::Here(_) => Err(other_order()),
+                });
+                let shards = shards.collect::<Result<Vec<_>, _>>()?;
+                Rest::merge(rest, shards, limit, skip).map(Either::There)
+            }
+        }
+    }
+}
+
+/// A shard's rows of another order than the page's, which the merge is never given: every shard
+/// runs the same page. The server's fault, so not the client's.
+fn other_order() -> Error {
+    Error::Database(diesel::result::Error::QueryBuilderError(
+        "a shard fetched rows of another order than the page's".into(),
+    ))
 }
 
 /// One page from the shards' fetches (in shard order, each in its walk's order), the page of
@@ -39,7 +114,7 @@ pub(crate) fn per_shard<C: Clone>(
 /// order, the probe row included. Fails when rows of two shards have the same keys: the order
 /// is then not total across the shards (a tiebreaker unique only within each), and the merged
 /// pages would skip or repeat rows.
-pub(crate) fn merge<M: Shardable, Item>(
+fn merge<M: MergeOrder, Item>(
     position: Position<M::Cursor>,
     (limit, skip): (u32, usize),
     shards: Vec<Fetched<M, Item>>,
@@ -50,12 +125,8 @@ pub(crate) fn merge<M: Shardable, Item>(
     let backward = position.is_backward();
     let mut rows: Vec<(M::Keys, usize, Item)> = Vec::new();
     for (shard, fetched) in shards.into_iter().enumerate() {
-        rows.extend(
-            fetched
-                .rows
-                .into_iter()
-                .map(|row| (M::keys((fetched.model)(&row).cursor()), shard, row)),
-        );
+        let cursor = |row: &Item| M::cursor((fetched.model)(row));
+        rows.extend(fetched.rows.into_iter().map(|row| (M::keys(cursor(&row)), shard, row)));
     }
     let walk = |a: &M::Keys, b: &M::Keys| -> Ordering {
         let order = M::compare_keys(a, b);

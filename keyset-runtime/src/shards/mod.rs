@@ -9,26 +9,59 @@
 //! not). Rows of two shards with the same keys fail the page ([`Error::ShardKeysCollide`]),
 //! instead of skipping or repeating rows at a page boundary between them.
 
+mod keys;
 mod merge;
-mod order;
 
+pub use keys::ShardOrder;
 #[doc(hidden)]
-pub use order::{MergeKeys, TextInByteOrder};
-pub use order::{ShardOrder, Shardable};
+pub use keys::{MergeKeys, TextInByteOrder};
+use merge::MergeList;
 
-use crate::driver::PageQuery;
-use crate::page::{Paginate, Paginated};
-use crate::request::served_limit;
-use crate::{Error, Page};
+use crate::error::Error;
+use crate::orders::list::{OrderList, OrderSet};
+use crate::page::Page;
+use crate::paginate::{Paginate, Paginated};
+use crate::run::{Blocking, Exec, PageQuery, Pages};
 
-impl<Q: Paginate> Paginated<Q> {
+/// A model (for its own order) or the enum of its named orders whose every order merges pages
+/// of several shards exactly: every sort key's type orders in Rust as in the databases
+/// ([`ShardOrder`]), and its text keys, if any, sort in byte order on every shard
+/// (`#[keyset(text_collation = "C")]`). Implemented for every such model and enum; you meet it
+/// in the bounds of a helper generic over sharded pages:
+///
+/// ```
+/// # use diesel::prelude::*;
+/// use keyset_runtime::{Error, Page, PageQuery, PageRequest, Shardable};
+///
+/// /// The first page of any query, over every shard.
+/// fn first_page<Q, Conn>(query: Q, shards: &mut [Conn]) -> Result<Page<Q::Item>, Error>
+/// where
+///     Q: PageQuery<'static, Conn> + Clone,
+///     Q::Model: Shardable,
+///     Q::Item: Send,
+/// {
+///     query.paginate(&PageRequest::first(20))?.load_page_sharded(shards)
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "pages of `{Self}` cannot be merged across shards",
+    label = "a sort key of `{Self}` may order otherwise in Rust than in the databases",
+    note = "every sort key's type must order in Rust as in the databases: see `keyset_runtime::ShardOrder`",
+    note = "a `String` key sorts by its column's collation: if every shard's column sorts in byte order (PostgreSQL `COLLATE \"C\"`, SQLite's `BINARY`, MariaDB's `utf8mb4_nopad_bin`), say so on the model with `#[keyset(text_collation = \"C\")]`"
+)]
+pub trait Shardable: OrderSet<List: MergeList> {}
+
+impl<O: OrderSet> Shardable for O where O::List: MergeList {}
+
+impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// Loads the page from several databases holding parts of the listing (shards, each a
     /// connection): every shard runs this page, with its statements and binds, and their rows are
     /// merged in the model's order into one page of at most the limit. Its tokens are the
     /// model's own: the next request pages on over the same shards, in any order of
     /// connections. The query runs on each shard as written: it is cloned for each, so it is
     /// `Clone`, as Diesel's select statements are (a boxed query is not), and holds no shard's
-    /// own filter.
+    /// own filter. Pages in a named order ([`Paginate::paginate_by`](crate::Paginate::paginate_by))
+    /// merge alike.
     ///
     /// A page costs one page per shard, whatever its depth; a [page
     /// number](crate::PageRequest::page_number) reads its rows and every row before them on each
@@ -71,27 +104,107 @@ impl<Q: Paginate> Paginated<Q> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn load_page_sharded<'query, 'shard, Conn, Shards>(
+    pub fn load_page_sharded<'q, 'c, Conn, Shards>(
         self,
         shards: Shards,
     ) -> Result<Page<Q::Item>, Error>
     where
-        Shards: IntoIterator<Item = &'shard mut Conn>,
-        Conn: 'shard,
-        Q: PageQuery<'query, Conn> + Clone,
-        Q::Model: Shardable,
+        Shards: IntoIterator<Item = &'c mut Conn>,
+        Conn: 'c,
+        Q: PageQuery<'q, Conn, O> + Clone + 'c,
+        Q::Item: Send,
+        O: Shardable,
+        'q: 'c,
     {
-        let limit = served_limit(self.limit, self.max_limit)?;
-        let (position, shard_limit, skip) = merge::per_shard(&self.position, limit)?;
-        let mut fetched = Vec::new();
-        for (shard, conn) in shards.into_iter().enumerate() {
-            let rows = self.query.clone().fetch_page_at(position.clone(), shard_limit, conn);
-            fetched.push(rows.map_err(|source| Error::Shard { shard, source: Box::new(source) })?);
-        }
-        let merged = merge::merge(self.position, (limit, skip), fetched)?;
-        Ok(merged.finish(&self.codec, false)?.page)
+        self.load_shards::<Conn, Blocking, _>(shards).into_inner()
+    }
+
+    /// [`load_page_sharded`](Self::load_page_sharded) on diesel-async connections: each shard's
+    /// page runs at the same time as the others' (one future per shard, awaited together, so a
+    /// page takes about as long as its slowest shard), and the rows merge as on the sync path,
+    /// into the same page and tokens. A shard that fails fails the page ([`Error::Shard`], the
+    /// first failing shard in the order given), once every shard's statement has finished: none
+    /// is cut off midway, which would leave its connection in an unknown state (and
+    /// diesel-async's `SyncConnectionWrapper` blocks, on a current-thread runtime panics, when a
+    /// statement of its is dropped unfinished). Pooled connections go in as `&mut *pooled`. The
+    /// future is `Send`.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+    /// use diesel_async::{AsyncConnection, RunQueryDsl};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut shards = Vec::new();
+    /// for ids in ["(1), (4)", "(2), (5)", "(3)"] {
+    ///     let mut conn = SyncConnectionWrapper::<SqliteConnection>::establish(":memory:").await?;
+    ///     diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).await?;
+    ///     diesel::sql_query(format!("INSERT INTO posts VALUES {ids}")).execute(&mut conn).await?;
+    ///     shards.push(conn);
+    /// }
+    /// let page = posts::table
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::first(4))?
+    ///     .load_page_sharded_async(&mut shards)
+    ///     .await?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    /// assert!(page.has_next());
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "diesel-async")]
+    pub fn load_page_sharded_async<'q: 'c, 'c, Conn, Shards>(
+        self,
+        shards: Shards,
+    ) -> impl std::future::Future<Output = Result<Page<Q::Item>, Error>> + Send + 'c
+    where
+        Shards: IntoIterator<Item = &'c mut Conn>,
+        Conn: 'c,
+        Q: crate::run::AsyncPageQuery<'q, Conn, O> + Clone + 'c,
+        Q::Item: Send,
+        O: Shardable,
+    {
+        self.load_shards::<Conn, crate::run::Awaited, _>(shards)
+    }
+
+    /// Every shard's rows of this page, fetched by `X` (one after another on blocking
+    /// connections, together on async ones), merged into one page.
+    fn load_shards<'q, 'c, Conn, X, Shards>(
+        self,
+        shards: Shards,
+    ) -> X::Page<'c, Result<Page<Q::Item>, Error>>
+    where
+        Shards: IntoIterator<Item = &'c mut Conn>,
+        Conn: 'c,
+        X: Exec,
+        Q: Pages<'q, O::List, Conn, X> + Clone + 'c,
+        Q::Item: Send,
+        O: Shardable,
+        'q: 'c,
+    {
+        let limit = self.limit.served();
+        let (chosen, shard_limit, skip) = match O::List::per_shard(&self.chosen, limit) {
+            Ok(planned) => planned,
+            Err(error) => return X::ready(Err(error.into())),
+        };
+        let pages = shards.into_iter().enumerate().map(|(shard, conn)| {
+            let page = self.query.clone().fetch_in(chosen.clone(), shard_limit, conn);
+            X::map(page, move |fetched| match fetched {
+                Ok(fetched) => Ok(O::List::sendable(fetched)),
+                Err(source) => Err(Error::Shard { shard, source: Box::new(source) }),
+            })
+        });
+        let pages = X::join(pages.collect());
+        let (chosen, codec) = (self.chosen, self.codec);
+        X::map(pages, move |fetched| {
+            let fetched = fetched.into_iter().collect::<Result<Vec<_>, _>>()?;
+            let merged = O::List::merge(chosen, fetched, limit, skip)?;
+            Ok(O::List::finish(merged, &codec, false)?.page)
+        })
     }
 }
-
-#[cfg(feature = "diesel-async")]
-mod asynchronous;

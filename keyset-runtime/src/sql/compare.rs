@@ -1,7 +1,7 @@
 //! How one sort key writes itself into SQL: its column in an ORDER BY (or the output column's
 //! name, in a union's), its comparison against the cursor's value, and the operators those
-//! comparisons take in either walk. The key lists' traits (`keys.rs`, `nullable.rs`, `level.rs`)
-//! compose these, key by key.
+//! comparisons take in either walk. The key lists' renderings (`plain.rs`, `nullable.rs`,
+//! `level.rs`) compose these, key by key.
 
 use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, QueryFragment};
@@ -9,8 +9,8 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
+use super::dialect::{push_value, SeekDialect};
 use super::keys::{Key, LeadingNulls, SeekKeys, SortColumns};
-use super::SeekDialect;
 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
 /// opposite when walking backward.
@@ -97,7 +97,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
         V: ToSql<C::SqlType, DB>,
         N: SeekKeys<DB>,
     {
-        super::dialect::push_value::<DB, C::SqlType, V>(out.reborrow(), &self.value)?;
+        push_value::<DB, C::SqlType, V>(out.reborrow(), &self.value)?;
         if N::LEN > 0 {
             out.push_sql(", ");
             self.next.walk_values(out)?;
@@ -106,7 +106,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
     }
 
     /// `column = ?`, or with `range` the same rows as `column >= ? AND column <= ?`: a range the
-    /// planner does not read as a constant (see [`LevelKeys::walk_level`](super::level::LevelKeys)).
+    /// planner does not read as a constant (see `SeekLevel`'s `walk_ast`).
     pub(super) fn compare_equal<'b, DB>(
         &'b self,
         mut out: AstPass<'_, 'b, DB>,
@@ -138,6 +138,6 @@ impl<C, D, V, N> Key<C, D, V, N> {
     {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(op);
-        super::dialect::push_value::<DB, C::SqlType, V>(out, &self.value)
+        push_value::<DB, C::SqlType, V>(out, &self.value)
     }
 }

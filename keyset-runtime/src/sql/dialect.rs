@@ -1,12 +1,11 @@
-//! Per-backend choice of the seek predicate's SQL shape.
+//! Per-backend choice of the seek predicate's SQL shape, and of how a page's `LIMIT` is written
+//! (the measurements behind each are in `limit.rs` and beside each backend's choices below).
 
 use diesel::backend::Backend;
 use diesel::query_builder::AstPass;
 use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::QueryResult;
-
-use super::limit::{Bound, LimitStyle};
 
 /// How a backend wants the seek predicate written. Implemented for each backend feature enabled.
 pub trait SeekDialect: Backend {
@@ -34,7 +33,7 @@ pub trait SeekDialect: Backend {
     const LEADING_BOUND: bool;
     /// Whether a page after (or before) a cursor is better fetched as one seek per tie level,
     /// innermost first, than as one predicate: `k1 = ? AND k2 < ?`, then `k1 < ?` only if the
-    /// page is not yet full (see [`Seek::level`](crate::sql::Seek::level)). Each level is an
+    /// page is not yet full (see `Seek::tie_level`). Each level is an
     /// equality prefix plus one range, which an index seeks exactly; a page then costs up to one
     /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
     /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).
@@ -51,6 +50,29 @@ pub trait SeekDialect: Backend {
     /// the planner cannot read, where a planner that reads bound values re-prepares a cached
     /// statement each time one is bound anew (see SQLite's implementation).
     const OPAQUE_BINDS: bool = false;
+}
+
+/// How a backend takes the page's limit: [`Bound`] or [`Literal`].
+pub trait LimitStyle: 'static {
+    /// Whether the limit and offset are written into the SQL text.
+    const LITERAL: bool;
+}
+
+/// `LIMIT ?`: one statement for every page size.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound;
+
+/// `LIMIT 21`: one statement per page size, which PostgreSQL can plan once for good.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
+pub struct Literal;
+
+impl LimitStyle for Bound {
+    const LITERAL: bool = false;
+}
+
+impl LimitStyle for Literal {
+    const LITERAL: bool = true;
 }
 
 /// `?` for `value`, or `+?` where the backend wants its values opaque to the planner
@@ -124,7 +146,7 @@ impl SeekDialect for diesel::pg::Pg {
     const UNITE_TIE_LEVELS: bool = true;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions (sql/limit.rs).
-    type LimitStyle = super::limit::Literal;
+    type LimitStyle = Literal;
 }
 
 /// MySQL and MariaDB cannot range-scan a row-value comparison (`(a, b) < (?, ?)` reads every row

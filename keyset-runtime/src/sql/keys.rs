@@ -1,18 +1,17 @@
 //! The sort keys of a model as one type-level list: `Key<column, direction, value, next>`, ending
 //! in [`End`]. `#[derive(Keyset)]` writes the list once; the ORDER BY, its reverse and the seek
-//! predicate are all rendered from it, so they cannot disagree about columns or directions.
+//! predicate are all rendered from it (`plain.rs`, `nullable.rs`, `level.rs`), so they cannot
+//! disagree about columns or directions. This file holds the list's types and the traits that
+//! render it; how one key writes itself is in `compare.rs`.
 
 use std::marker::PhantomData;
 
 use diesel::backend::Backend;
 use diesel::expression::AppearsOnTable;
-use diesel::query_builder::{AstPass, QueryFragment};
-use diesel::serialize::ToSql;
-use diesel::sql_types::HasSqlType;
-use diesel::{Expression, QueryResult};
+use diesel::query_builder::AstPass;
+use diesel::QueryResult;
 
-use super::compare::{bound_op, strict_op};
-use super::SeekDialect;
+use super::dialect::SeekDialect;
 
 /// Ascending sort direction (marker type).
 #[derive(Debug, Clone, Copy, Default)]
@@ -81,6 +80,11 @@ pub trait KeyShape: 'static {
     const VALUES_ALL_ASC: bool = Self::ALL_ASC;
     /// [`VALUES_ALL_ASC`](Self::VALUES_ALL_ASC), descending.
     const VALUES_ALL_DESC: bool = Self::ALL_DESC;
+    /// Whether a page past a cursor may be fetched one tie level at a time (see `level.rs`): no
+    /// key is nullable but perhaps the leading one. A nullable key's tie levels are exact only
+    /// where it leads: its NULLs are then a region of their own, fetched after the levels, where
+    /// behind another key they lie inside that key's tie groups, and `x = NULL` is never true.
+    const LEVELS: bool;
 }
 
 impl KeyShape for End {
@@ -88,6 +92,7 @@ impl KeyShape for End {
     const ALL_ASC: bool = true;
     const ALL_DESC: bool = true;
     const NULLABLE: bool = false;
+    const LEVELS: bool = true;
 }
 
 impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
@@ -95,7 +100,27 @@ impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
     const NULLABLE: bool = N::NULLABLE;
+    const LEVELS: bool = !N::NULLABLE;
 }
+
+/// What the page machine reads of a cursor's values, whatever the backend: whether its leading
+/// key is NULL, and so which [`Region`]s lie past it.
+pub trait CursorKeys: KeyShape {
+    /// Whether the cursor's value for a nullable leading key is NULL (false without one).
+    fn leading_is_null(&self) -> bool {
+        false
+    }
+    /// Whether rows past the cursor lie in another region than the cursor's: the leading key is
+    /// nullable, and its NULLs come after a non-NULL cursor value, or its non-NULLs after a NULL.
+    fn has_next_region(&self, backward: bool) -> bool {
+        let _ = backward;
+        false
+    }
+}
+
+impl CursorKeys for End {}
+
+impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> CursorKeys for Key<C, D, V, N> {}
 
 /// How an ORDER BY writes a nullable leading key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,49 +167,9 @@ pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
-impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
-    fn walk_order<'b>(
-        &'b self,
-        _: AstPass<'_, 'b, DB>,
-        _: bool,
-        _: LeadingNulls,
-        _: &[&'static str],
-    ) -> QueryResult<()> {
-        Ok(())
-    }
-    fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        Ok(())
-    }
-}
-
-impl<DB, C, D, V, N> SortColumns<DB> for Key<C, D, V, N>
-where
-    DB: Backend + SeekDialect,
-    C: QueryFragment<DB> + 'static,
-    D: KeyDirection,
-    V: 'static,
-    N: SortColumns<DB>,
-{
-    fn walk_order<'b>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        backward: bool,
-        _: LeadingNulls,
-        names: &[&'static str],
-    ) -> QueryResult<()> {
-        self.walk_ordered(out.reborrow(), names)?;
-        out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
-        self.walk_rest_of_order(out, backward, names)
-    }
-
-    fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.walk_column_list(out)
-    }
-}
-
 /// Renders the comparisons of a key list against the cursor's values, each value a bound
 /// parameter (never spliced into the SQL).
-pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> {
+pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> + CursorKeys {
     /// `c1 < ? OR (c1 = ? AND (c2 < ? OR (c2 = ? AND c3 < ?)))`: strictly past the cursor in the
     /// list's order, with the last key strict so the cursor row itself is never returned.
     fn walk_chain<'b>(
@@ -204,88 +189,23 @@ pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> {
     ) -> QueryResult<bool>;
     /// `?, ?`: the values of a row-value comparison.
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
-    /// Whether rows past the cursor lie in another region than the cursor's: the leading key is
-    /// nullable, and its NULLs come after a non-NULL cursor value, or its non-NULLs after a NULL.
-    fn has_next_region(&self, backward: bool) -> bool;
-    /// Whether the cursor's value for the leading key is NULL.
-    fn leading_is_null(&self) -> bool {
-        false
-    }
     /// `c1 IS NULL` or `c1 IS NOT NULL`: the region after the cursor's.
-    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, backward: bool) -> QueryResult<()>;
+    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
-impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
-    fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<()> {
-        Ok(())
-    }
-    fn walk_leading_bound<'b>(
-        &'b self,
-        _: AstPass<'_, 'b, DB>,
-        _: bool,
-        _: Region,
-    ) -> QueryResult<bool> {
-        Ok(false)
-    }
-    fn walk_values<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        Ok(())
-    }
-    fn has_next_region(&self, _: bool) -> bool {
-        false
-    }
-    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
-        Ok(())
-    }
-}
-
-impl<DB, C, D, V, N> SeekKeys<DB> for Key<C, D, V, N>
-where
-    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-    C: Expression + QueryFragment<DB> + 'static,
-    D: KeyDirection,
-    V: ToSql<C::SqlType, DB> + 'static,
-    N: SeekKeys<DB>,
-{
-    fn walk_chain<'b>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        backward: bool,
-        _: Region,
-    ) -> QueryResult<()> {
-        if N::LEN == 0 {
-            return self.compare(out, strict_op(D::DESC, backward));
-        }
-        out.push_sql("(");
-        self.compare(out.reborrow(), strict_op(D::DESC, backward))?;
-        out.push_sql(" OR (");
-        self.compare(out.reborrow(), " = ")?;
-        out.push_sql(" AND ");
-        // Only the leading key's NULLs form a region; deeper keys are within one tie group.
-        self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
-        out.push_sql("))");
-        Ok(())
-    }
-
-    fn walk_leading_bound<'b>(
+/// Renders one tie level of a key list against the cursor's values (see `level.rs`).
+pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
+    /// `c1 = ? AND c2 < ?` for `level` 2: equal to the cursor on the first `level - 1` keys,
+    /// strictly past it on key `level` (every comparison flipped when `backward`). With `range`,
+    /// the last equality is written `c1 >= ? AND c1 <= ?`, the same rows (see `SeekLevel`'s
+    /// `walk_ast` for why).
+    fn walk_level<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
         backward: bool,
-        _: Region,
-    ) -> QueryResult<bool> {
-        self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
-    }
-
-    fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        self.walk_value_list(out)
-    }
-
-    fn has_next_region(&self, _: bool) -> bool {
-        false
-    }
-
-    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
-        Ok(())
-    }
+        level: usize,
+        range: bool,
+    ) -> QueryResult<()>;
 }
 
 /// Every column of a key list can be used in a query whose FROM clause is `QS` (a table, or a

@@ -6,80 +6,28 @@
 //! level 1 (`k1 ≻ c1`). Each level is an equality prefix plus one range: an exact index seek on
 //! every engine, where SQLite seeks only the leading column of the single predicate (see
 //! [`SeekDialect::SEEK_PER_TIE_LEVEL`]). The levels are rendered from the same type-level key
-//! list as the ORDER BY and the single predicate, so they cannot disagree with them.
+//! list as the ORDER BY and the single predicate (`LevelKeys`, in `plain.rs` and `nullable.rs`),
+//! so they cannot disagree with them.
 //!
 //! `x = NULL` is never true, so a nullable key's levels lie within one region of its NULLs or its
 //! values (`nullable.rs`): exact where it leads, the page then fetching its other region after the
-//! levels, and never planned for a nullable key behind another (`FetchShape::Following`).
+//! levels, and never planned for a nullable key behind another (`KeyShape::LEVELS`).
 
 use std::marker::PhantomData;
 
 use diesel::backend::Backend;
 use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use diesel::serialize::ToSql;
-use diesel::sql_types::{Bool, HasSqlType};
+use diesel::sql_types::Bool;
 use diesel::{Expression, QueryResult};
 
-use super::compare::strict_op;
-use super::keys::{End, Key, KeyDirection, KeyShape, KeysAppearOn, SeekKeys};
-use super::{SeekDialect, Walk};
-use crate::order::SortOrder;
-
-/// Renders one tie level of a key list against the cursor's values.
-pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
-    /// `c1 = ? AND c2 < ?` for `level` 2: equal to the cursor on the first `level - 1` keys,
-    /// strictly past it on key `level` (every comparison flipped when `backward`). With `range`,
-    /// the last equality is written `c1 >= ? AND c1 <= ?`, the same rows (see `SeekLevel`'s
-    /// `walk_ast` for why).
-    fn walk_level<'b>(
-        &'b self,
-        out: AstPass<'_, 'b, DB>,
-        backward: bool,
-        level: usize,
-        range: bool,
-    ) -> QueryResult<()>;
-}
-
-impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
-    // Never reached: `Seek::level` checks that the level names a key.
-    fn walk_level<'b>(
-        &'b self,
-        _: AstPass<'_, 'b, DB>,
-        _: bool,
-        _: usize,
-        _: bool,
-    ) -> QueryResult<()> {
-        Ok(())
-    }
-}
-
-impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
-where
-    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-    C: Expression + QueryFragment<DB> + 'static,
-    D: KeyDirection,
-    V: ToSql<C::SqlType, DB> + 'static,
-    N: LevelKeys<DB>,
-{
-    fn walk_level<'b>(
-        &'b self,
-        mut out: AstPass<'_, 'b, DB>,
-        backward: bool,
-        level: usize,
-        range: bool,
-    ) -> QueryResult<()> {
-        if level <= 1 {
-            return self.compare(out, strict_op(D::DESC, backward));
-        }
-        self.compare_equal(out.reborrow(), range && level == 2)?;
-        out.push_sql(" AND ");
-        self.next.walk_level(out, backward, level - 1, range)
-    }
-}
+use super::dialect::SeekDialect;
+use super::keys::{KeyShape, KeysAppearOn, LevelKeys};
+use super::walk::Walk;
+use crate::orders::SortOrder;
 
 /// One tie level of a [`Seek`](super::Seek), as a predicate: built by
-/// [`Seek::level`](super::Seek::level).
+/// `Seek::tie_level`.
 pub struct SeekLevel<M: SortOrder, W> {
     keys: M::Keys,
     level: usize,

@@ -21,30 +21,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, HasSqlType};
 use diesel::{QueryResult, RunQueryDsl};
 
-use super::SeekDialect;
-
-/// How a backend takes the page's limit: [`Bound`] or [`Literal`].
-pub trait LimitStyle: 'static {
-    /// Whether the limit and offset are written into the SQL text.
-    const LITERAL: bool;
-}
-
-/// `LIMIT ?`: one statement for every page size.
-#[derive(Debug, Clone, Copy)]
-pub struct Bound;
-
-/// `LIMIT 21`: one statement per page size, which PostgreSQL can plan once for good.
-#[derive(Debug, Clone, Copy)]
-#[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
-pub struct Literal;
-
-impl LimitStyle for Bound {
-    const LITERAL: bool = false;
-}
-
-impl LimitStyle for Literal {
-    const LITERAL: bool = true;
-}
+use super::dialect::{push_value, LimitStyle, SeekDialect};
 
 /// `<query> LIMIT n`, or `.. LIMIT n OFFSET m` (`O` = [`Offset`]), as backend style `L` writes
 /// it. The query must have no limit of its own: the page machine gives every statement its own.
@@ -141,7 +118,7 @@ where
         out.push_sql(&value.to_string());
         Ok(())
     } else {
-        super::dialect::push_value::<DB, BigInt, i64>(out, value)
+        push_value::<DB, BigInt, i64>(out, value)
     }
 }
 

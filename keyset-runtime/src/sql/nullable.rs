@@ -6,7 +6,7 @@
 //! - the ORDER BY pins the placement the model declares: nothing when it is the engine's own
 //!   (so an index without a NULLS clause still matches), `NULLS FIRST`/`NULLS LAST` where the
 //!   engine has the syntax, and a leading `x IS NULL` term where it does not (MySQL, MariaDB);
-//! - the predicate depends on whether the cursor's value is NULL (the design notes' table):
+//! - the predicate depends on whether the cursor's value is NULL:
 //!
 //! | cursor x | NULLs come after non-NULLs | NULLs come before non-NULLs |
 //! |---|---|---|
@@ -26,9 +26,10 @@ use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
 use super::compare::{bound_op, rest, strict_op};
-use super::keys::{Key, KeyDirection, KeyShape, LeadingNulls, Region, SeekKeys, SortColumns};
-use super::level::LevelKeys;
-use super::SeekDialect;
+use super::dialect::SeekDialect;
+use super::keys::{
+    CursorKeys, Key, KeyDirection, KeyShape, LeadingNulls, LevelKeys, Region, SeekKeys, SortColumns,
+};
 
 /// A nullable key sorted in direction `D` (`Asc`/`Desc`) with its NULLs placed by `P`
 /// ([`NullsFirst`]/[`NullsLast`]).
@@ -74,6 +75,24 @@ impl<C: 'static, D: KeyDirection, P: NullsPlacement, V: 'static, N: KeyShape> Ke
     // Where the leading key is not NULL, the row value is as exact as for non-nullable keys.
     const VALUES_ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const VALUES_ALL_DESC: bool = D::DESC && N::ALL_DESC;
+    const LEVELS: bool = !N::NULLABLE;
+}
+
+impl<C, D, P, T, N> CursorKeys for Key<C, Nullable<D, P>, Option<T>, N>
+where
+    C: 'static,
+    D: KeyDirection,
+    P: NullsPlacement,
+    T: 'static,
+    N: KeyShape,
+{
+    fn has_next_region(&self, backward: bool) -> bool {
+        self.value.is_some() == nulls_after::<P>(backward)
+    }
+
+    fn leading_is_null(&self) -> bool {
+        self.value.is_none()
+    }
 }
 
 impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>
@@ -210,15 +229,7 @@ where
         self.walk_value_list(out)
     }
 
-    fn has_next_region(&self, backward: bool) -> bool {
-        self.value.is_some() == nulls_after::<P>(backward)
-    }
-
-    fn leading_is_null(&self) -> bool {
-        self.value.is_none()
-    }
-
-    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>, _: bool) -> QueryResult<()> {
+    fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         // After a non-NULL cursor the next region is the NULLs, after a NULL one the values.
         self.is_null(out, self.value.is_some())
     }
@@ -227,7 +238,7 @@ where
 // A nullable key's tie levels lie within the cursor's region: `x = ? AND ..`, then `x < ?`, among
 // the values (neither matches a NULL), or `x IS NULL AND ..` among the NULLs, where no row is past
 // another on `x` itself. They are exact only where the key leads, and only a leading nullable key
-// gets levels planned (`FetchShape::Following`), after a non-NULL cursor; its other region
+// gets levels planned (`KeyShape::LEVELS`), after a non-NULL cursor; its other region
 // follows them as `Region::Next`.
 impl<DB, C, D, P, T, N> LevelKeys<DB> for Key<C, Nullable<D, P>, Option<T>, N>
 where

@@ -50,9 +50,12 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, HasSqlType};
 use diesel::{QueryResult, RunQueryDsl};
 
+use super::dialect::SeekDialect;
+use super::keys::SortColumns;
 use super::limit::number;
-use super::{OrderBy, SeekDialect, SortColumns, Walk};
-use crate::order::SortOrder;
+use super::order_by::OrderBy;
+use super::walk::Walk;
+use crate::orders::SortOrder;
 
 /// `(branch) UNION ALL (branch) .. ORDER BY <keys by output name> LIMIT limit`: the statements
 /// `S` of one page, each already ordered and limited, as one.

@@ -3,8 +3,8 @@
 //! (feature `uuid`); the time crate's dates and times (feature `time`, in `builtin/time_values.rs`);
 //! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`).
 
+use super::error::CursorError;
 use super::value::{invalid, CursorValue, Reader, Writer};
-use super::CursorError;
 
 macro_rules! varint_values {
     ($($ty:ty => $write:ident, $read:ident);* $(;)?) => {$(

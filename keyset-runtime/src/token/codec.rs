@@ -1,13 +1,13 @@
 //! [`Codec`]: how one listing writes and reads its tokens, for a model's cursors.
 
+use super::direction::Direction;
+use super::error::CursorError;
+use super::format::{SIGNED, VERSION};
 #[cfg(feature = "signed")]
-use super::TokenKeys;
-use super::{
-    decode_anchor, encode_anchor, header_of, Anchor, CursorError, Direction, TooLong,
-    LEGACY_VERSION, SIGNED, VERSION,
-};
-use crate::order::SortOrder;
-use crate::Error;
+use super::signed::TokenKeys;
+use super::{decode_anchor, encode_anchor, header_of, Anchor, TooLong, LEGACY_VERSION};
+use crate::error::Error;
+use crate::orders::SortOrder;
 
 /// How a listing writes and reads its tokens: unsigned (the default), or signed with the
 /// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its

@@ -1,6 +1,6 @@
 //! [`CursorError`]: every way a token can be refused.
 
-use super::Direction;
+use super::direction::Direction;
 
 /// Why a cursor token was refused. Every variant is the client's mistake (HTTP 400). (A row too
 /// long to issue a token for is the server's: [`Error::KeysTooLong`](crate::Error::KeysTooLong).)

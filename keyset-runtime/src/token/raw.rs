@@ -1,42 +1,12 @@
-//! The token format's constants and its unsigned encoding, named by generated code and the test
-//! suite through `keyset_runtime::__private::token`: pages issue and read tokens through
-//! [`Codec`](super::Codec), never through these.
+//! Unsigned tokens written and read by hand, for tests that forge, corrupt or inspect them
+//! (through `keyset_runtime::__testing::token`): pages issue and read tokens through
+//! [`Codec`](super::codec::Codec), never through these.
 
-use super::{decode_anchor, encode_anchor, Anchor, CursorError, CursorValue, Direction};
-
-/// The token format this version writes and reads. Version 1 held the values in postcard (serde);
-/// version 2 hashed the model's struct name into the fingerprint, so renaming the struct
-/// invalidated its tokens. Their tokens are refused with [`CursorError::UnsupportedVersion`].
-pub const VERSION: u8 = 3;
-
-/// The flag in the version byte of a signed token (`VERSION | SIGNED`): a server that requires
-/// signatures refuses a token without it, and one that does not refuses a token with it.
-pub const SIGNED: u8 = 0x80;
-
-/// The longest token a listing issues and accepts by default, in characters; a model raises or
-/// lowers its own limit with `#[keyset(max_token_len = ..)]`
-/// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)). A row whose keys would need a longer
-/// token is the server's error ([`Error::KeysTooLong`](crate::Error::KeysTooLong)), found when
-/// its page is loaded, so a token this library issues is always accepted.
-pub const MAX_TOKEN_LEN: usize = 1024;
-
-/// The flag in the direction byte of a token that marks an end of the listing instead of a row:
-/// the start when sent as `after`, the end when sent as `before`. It carries no key values.
-pub const END: u8 = 0b10;
-
-/// FNV-1a over the sort order's description, folded to 32 bits. Not a security measure (see the
-/// signed tokens feature for that); it catches tokens sent to the wrong listing.
-pub const fn fingerprint(sort_order: &str) -> u32 {
-    let bytes = sort_order.as_bytes();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash ^= bytes[i] as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
-    }
-    (hash ^ (hash >> 32)) as u32
-}
+use super::direction::Direction;
+use super::error::CursorError;
+use super::format::MAX_TOKEN_LEN;
+use super::value::CursorValue;
+use super::{decode_anchor, encode_anchor, Anchor};
 
 /// Writes the token for `cursor`, of at most [`MAX_TOKEN_LEN`] characters.
 pub fn encode<C: CursorValue>(
@@ -60,5 +30,53 @@ pub fn decode<C: CursorValue>(
         Anchor::End => Err(CursorError::InvalidValues(
             "the token marks an end of the listing, not a row".to_owned(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+
+    use super::*;
+    use crate::token::format::{fingerprint, VERSION};
+    use crate::token::MAX_TOKEN_BYTES;
+
+    /// Issued tokens carry this hash: changing the function would reject every token in the wild.
+    #[test]
+    fn fingerprint_is_stable() {
+        // FNV-1a 64 of "" is its offset basis; folded: 0x8422_2325 ^ 0xcbf2_9ce4.
+        assert_eq!(fingerprint(""), 0x4fd0_bfc1);
+        assert_eq!(fingerprint("Post(posts: created_at DESC, id DESC)"), 0x19fc_5681);
+        assert_ne!(
+            fingerprint("Post(posts: created_at DESC, id DESC)"),
+            fingerprint("Post(posts: created_at DESC, id ASC)")
+        );
+    }
+
+    #[test]
+    fn header_is_version_fingerprint_direction() {
+        let token = encode(0x0403_0201, Direction::Before, &(5u8,)).unwrap();
+        let bytes = URL_SAFE_NO_PAD.decode(token).unwrap();
+        assert_eq!(bytes, [VERSION, 1, 2, 3, 4, 1, 5]);
+    }
+
+    #[test]
+    fn a_token_too_long_to_accept_is_not_issued() {
+        let long = "x".repeat(MAX_TOKEN_LEN);
+        assert!(encode(1, Direction::After, &"x".repeat(MAX_TOKEN_BYTES - 12)).is_ok());
+        assert!(matches!(encode(1, Direction::After, &long), Err(CursorError::TooLong { .. })));
+    }
+
+    /// Tokens at the edge of the small decoding buffer and at the longest accepted length
+    /// round-trip: both buffers are big enough.
+    #[test]
+    fn tokens_of_every_length_round_trip() {
+        for len in 0..MAX_TOKEN_BYTES - 12 {
+            let key = "é".repeat(len / 2) + &"x".repeat(len % 2);
+            let token = encode(7, Direction::Before, &key).unwrap();
+            assert!(token.len() <= MAX_TOKEN_LEN);
+            assert_eq!(decode::<String>(7, Direction::Before, &token), Ok(key), "{len}");
+        }
     }
 }

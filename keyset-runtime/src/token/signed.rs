@@ -6,10 +6,11 @@ use std::fmt;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
-use super::{
-    finish, foreign_or, open, read, unsupported, with_payload, Anchor, CursorError, CursorValue,
-    Direction, TooLong, MAX_TOKEN_LEN, SIGNED, VERSION,
-};
+use super::direction::Direction;
+use super::error::CursorError;
+use super::format::{MAX_TOKEN_LEN, SIGNED, VERSION};
+use super::value::CursorValue;
+use super::{finish, foreign_or, open, read, unsupported, with_payload, Anchor, TooLong};
 
 /// Bytes of the HMAC-SHA256 tag a signed token carries: the leftmost 128 bits, as RFC 2104
 /// allows (forging one takes 2^128 guesses), so tokens stay short.

@@ -30,7 +30,7 @@
 //! Reading never panics and allocates only what the token holds: a length prefix is checked
 //! against the bytes left before anything is allocated. The impls are in `builtin.rs`.
 
-use super::CursorError;
+use super::error::CursorError;
 
 /// A value that can travel in a cursor token: every sort key's type implements it, and so does
 /// the generated `<Model>Cursor` (its fields in order).

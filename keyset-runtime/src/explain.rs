@@ -105,12 +105,12 @@ where
 ///     .limit(21);
 ///
 /// // No index on (created_at DESC, id DESC) yet: a scan and a sort.
-/// let err = keyset_runtime::plan::sqlite_index_seek(&page, &mut conn).unwrap_err();
+/// let err = keyset_runtime::explain::sqlite_index_seek(&page, &mut conn).unwrap_err();
 /// assert!(err.to_string().contains("TEMP B-TREE"));
 ///
 /// diesel::sql_query("CREATE INDEX posts_created_at_id ON posts (created_at DESC, id DESC)")
 ///     .execute(&mut conn).unwrap();
-/// let plan = keyset_runtime::plan::sqlite_index_seek(&page, &mut conn).unwrap();
+/// let plan = keyset_runtime::explain::sqlite_index_seek(&page, &mut conn).unwrap();
 /// assert!(plan[0].starts_with("SEARCH posts USING"), "{plan:?}");
 /// assert!(plan[0].contains("INDEX posts_created_at_id"), "{plan:?}");
 /// ```

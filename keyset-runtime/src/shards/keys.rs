@@ -6,7 +6,6 @@
 use std::cmp::Ordering;
 
 use crate::sql::{End, Key, KeyDirection, Nullable, NullsPlacement};
-use crate::Keyset;
 
 /// A sort-key type whose order in Rust ([`Ord`]) is the order every engine sorts its column in,
 /// so that pages of several shards merge into the order one database would return:
@@ -73,45 +72,6 @@ shard_order!(bigdecimal::BigDecimal);
     note = "if every shard's column sorts text in byte order (PostgreSQL `COLLATE \"C\"`, SQLite's default `BINARY`, MariaDB's `utf8mb4_nopad_bin`), say so on the model: `#[keyset(text_collation = \"C\")]`"
 )]
 pub trait TextInByteOrder {}
-
-/// A model whose sort order merges pages of several shards exactly: every sort key's type
-/// orders in Rust as in the databases ([`ShardOrder`]), and its text keys, if any, sort in byte
-/// order on every shard (`#[keyset(text_collation = "C")]`). Implemented for every such model;
-/// you meet it in the bounds of a helper generic over sharded pages:
-///
-/// ```
-/// # use diesel::prelude::*;
-/// use keyset_runtime::{Error, Page, PageQuery, PageRequest, Shardable};
-///
-/// /// The first page of any query, over every shard.
-/// fn first_page<Q, Conn>(query: Q, shards: &mut [Conn]) -> Result<Page<Q::Item>, Error>
-/// where
-///     Q: PageQuery<'static, Conn> + Clone,
-///     Q::Model: Shardable,
-/// {
-///     query.paginate(&PageRequest::first(20))?.load_page_sharded(shards)
-/// }
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "pages of `{Self}` cannot be merged across shards",
-    label = "a sort key of `{Self}` may order otherwise in Rust than in the databases",
-    note = "every sort key's type must order in Rust as in the databases: see `keyset_runtime::ShardOrder`",
-    note = "a `String` key sorts by its column's collation: if every shard's column sorts in byte order (PostgreSQL `COLLATE \"C\"`, SQLite's `BINARY`, MariaDB's `utf8mb4_nopad_bin`), say so on the model with `#[keyset(text_collation = \"C\")]`"
-)]
-pub trait Shardable: Keyset {
-    /// `a` against `b`, in the model's order.
-    #[doc(hidden)]
-    fn compare_keys(a: &Self::Keys, b: &Self::Keys) -> Ordering;
-}
-
-impl<M: Keyset> Shardable for M
-where
-    M::Keys: MergeKeys<M>,
-{
-    fn compare_keys(a: &M::Keys, b: &M::Keys) -> Ordering {
-        a.compare(b)
-    }
-}
 
 /// How two key lists holding cursors' values compare in the model's order, for the merge of
 /// shards' pages: each key in its direction, with its NULL placement. `Row` is the model, which

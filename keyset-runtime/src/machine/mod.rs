@@ -1,0 +1,174 @@
+//! The page machine: what a page runs, decided once for every driver.
+//!
+//! A page is one statement; or, after a cursor, up to one per tie level (SQLite) or two at a
+//! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
+//! NULLs), the next only while the page is short; or on PostgreSQL, in mixed directions, one
+//! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). Which one is planned
+//! in `plan.rs`. [`PageMachine`] hands out those statements one at a time as values
+//! ([`Statement`]: what to add to the query, and how many rows it may return), takes each one's
+//! rows, and decides whether another follows; then it hands the rows over as [`Fetched`], which
+//! issues the page's tokens. It performs no IO: the drivers (`run/`) only run each statement on
+//! their connection and hand the rows back, so the blocking and the async path run the same
+//! statements, with the same binds, for the same request.
+//!
+//! A page walks one way, known before it starts: forward for the first page, a page number and a
+//! page after a cursor, backward for the last page and a page before a cursor. The machine is
+//! typed by that walk (`W`), and so are its statements, so that each statement shape is one
+//! Diesel query type with a static `QueryId` where its SQL allows one.
+//!
+//! Statements after a cursor are disjoint, so rows inserted or deleted meanwhile never repeat a
+//! row within a page. They are not one snapshot, though: a row whose *sort key* another
+//! connection updates between two of them, from one tie level (or NULL region) into a later one,
+//! can be read by both. Where sort keys are updated concurrently and a page must be exact, load
+//! it inside a transaction, which makes SQLite read one snapshot.
+
+mod plan;
+
+use std::marker::PhantomData;
+
+use crate::fetched::Fetched;
+use crate::orders::SortOrder;
+use crate::position::Position;
+use crate::request::RequestError;
+use crate::sql::{KeyShape, OrderBy, Seek, SeekDialect, SeekLevel, Walk};
+
+pub(crate) use plan::Copies;
+use plan::Plan;
+
+/// One statement of a page walking `W`, as what it adds to the query: a driver builds
+/// `query.filter(..).order(..).limit(..)` from it and loads the rows. (Named in hidden bounds
+/// only.)
+#[doc(hidden)]
+pub enum Statement<M: SortOrder, W> {
+    /// The first rows (forward) or the last (backward): `ORDER BY .. LIMIT limit`.
+    Edge { order: OrderBy<M, W>, limit: i64 },
+    /// Page `n`: `ORDER BY .. LIMIT limit OFFSET offset`.
+    Number { order: OrderBy<M, W>, limit: i64, offset: i64 },
+    /// Rows past a cursor, in one predicate (or one region of a nullable leading key):
+    /// `WHERE seek ORDER BY .. LIMIT limit`.
+    Seek { seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64 },
+    /// One tie level of the rows past a cursor.
+    Level { level: SeekLevel<M, W>, order: OrderBy<M, W>, limit: i64 },
+    /// Every tie level of the rows past a cursor, innermost first, as one statement: each level
+    /// under its ORDER BY and limited to `limit`, their `UNION ALL` ordered by `order` over the
+    /// output columns `names` (see [`Union`](crate::sql::Union)).
+    Levels {
+        levels: Vec<(SeekLevel<M, W>, OrderBy<M, W>)>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+    },
+}
+
+/// One page in the making, walking `W`: which statements it runs, and the rows they returned so
+/// far, in the walk's order. A row is an `Item`: the model, or a tuple led by it (a join's
+/// selection), whose model `model` finds.
+pub(crate) struct PageMachine<M: SortOrder, W, Item> {
+    position: Position<M::Cursor>,
+    model: fn(&Item) -> &M::Row,
+    /// The page size served.
+    limit: u32,
+    offset: i64,
+    plan: Plan,
+    rows: Vec<Item>,
+    walk: PhantomData<W>,
+}
+
+impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
+    /// The page of `limit` rows (the size served) at `position`, which walks `W`, run on backend
+    /// `DB`; `copies` says what the query allows ([`Copies`]). Fails when a page number's OFFSET
+    /// does not fit a `BIGINT`.
+    pub(crate) fn new<DB: SeekDialect>(
+        position: Position<M::Cursor>,
+        (limit, copies): (u32, Copies),
+        model: fn(&Item) -> &M::Row,
+    ) -> Result<Self, RequestError> {
+        debug_assert_eq!(position.is_backward(), W::BACKWARD, "a page walks its position's way");
+        let offset = match position {
+            Position::Number(number) => i64::from(number - 1)
+                .checked_mul(i64::from(limit))
+                .ok_or(RequestError::PageNumberTooLarge { number, limit })?,
+            _ => 0,
+        };
+        let plan = match &position {
+            Position::After(cursor) | Position::Before(cursor) => {
+                plan::plan::<M, W, DB>(&Seek::new(cursor.clone()), copies)
+            }
+            _ => Plan::Whole,
+        };
+        let walk = PhantomData;
+        Ok(PageMachine { position, model, limit, offset, plan, rows: Vec::new(), walk })
+    }
+
+    /// The next statement to run, or `None` when the page is complete.
+    pub(crate) fn next(&mut self) -> Option<Statement<M, W>> {
+        // One row more than the page: it tells whether another page follows.
+        let limit = i64::from(self.limit) + 1 - self.rows.len() as i64;
+        if limit <= 0 {
+            self.plan = Plan::Done;
+        }
+        let cursor = match &self.position {
+            Position::After(cursor) | Position::Before(cursor) => Some(cursor),
+            _ => None,
+        };
+        // Levels, unions and regions are planned only for a page from a cursor.
+        let (plan, statement) = match (self.plan, cursor) {
+            (Plan::Done, _) => return None,
+            (_, None) => {
+                let (order, offset) = (OrderBy::new(), self.offset);
+                let statement = match self.position {
+                    Position::Number(_) => Statement::Number { order, limit, offset },
+                    _ => Statement::Edge { order, limit },
+                };
+                (Plan::Done, statement)
+            }
+            (Plan::Whole, Some(cursor)) => {
+                let (seek, order) = (Seek::new(cursor.clone()), OrderBy::new());
+                (Plan::Done, Statement::Seek { seek, order, limit })
+            }
+            (Plan::Levels { level, .. }, Some(cursor)) => {
+                let (level, order) = tie_level::<M, W>(cursor, level);
+                (self.plan.after_level(), Statement::Level { level, order, limit })
+            }
+            (Plan::Union { names }, Some(cursor)) => {
+                let levels = <M::Keys as KeyShape>::LEN;
+                let levels = (1..=levels).rev().map(|level| tie_level::<M, W>(cursor, level));
+                let (levels, order) = (levels.collect(), OrderBy::new().on_one_side(false));
+                (Plan::Done, Statement::Levels { levels, order, names, limit })
+            }
+            (Plan::Region(step), Some(cursor)) => {
+                let (region, nulls, next) = step.region();
+                let seek = Seek::new(cursor.clone()).within(region);
+                (next, Statement::Seek { seek, order: OrderBy::new().on_one_side(nulls), limit })
+            }
+        };
+        self.plan = plan;
+        Some(statement)
+    }
+
+    /// Whether another statement may follow the one just handed out: if not, the driver may
+    /// give it the query itself instead of a copy.
+    pub(crate) fn may_continue(&self) -> bool {
+        self.plan != Plan::Done
+    }
+
+    /// Takes the rows the last statement returned.
+    pub(crate) fn fetched(&mut self, rows: Vec<Item>) {
+        self.rows.extend(rows);
+    }
+
+    /// The rows the page fetched, in the walk's order: what the tokens are issued from.
+    pub(crate) fn into_fetched(self) -> Fetched<M, Item> {
+        let PageMachine { position, model, limit, rows, .. } = self;
+        Fetched { position, model, limit, rows }
+    }
+}
+
+/// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a
+/// nullable leading key's values, where it has one).
+fn tie_level<M: SortOrder, W: Walk>(
+    cursor: &M::Cursor,
+    level: usize,
+) -> (SeekLevel<M, W>, OrderBy<M, W>) {
+    (Seek::new(cursor.clone()).tie_level(level), OrderBy::new().on_one_side(false))
+}

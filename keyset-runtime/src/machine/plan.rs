@@ -1,0 +1,108 @@
+//! Which statements a page past a cursor runs, as the backend, the key list and the cursor's
+//! values decide: [`plan`].
+
+use crate::orders::SortOrder;
+use crate::sql::{KeyShape, Region, Seek, SeekDialect, Walk};
+
+/// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
+/// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Copies {
+    pub(crate) repeats: bool,
+    pub(crate) unite: bool,
+}
+
+/// The statements that remain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Plan {
+    /// The position's one statement.
+    Whole,
+    /// Tie levels, innermost first: the next to run, down to level 1; then, if `nulls_next`,
+    /// the NULLs of a nullable leading key, whose values the levels walked.
+    Levels {
+        level: usize,
+        nulls_next: bool,
+    },
+    /// Every tie level at once, their union ordered by the keys' output columns `names`.
+    Union {
+        names: &'static [&'static str],
+    },
+    /// A nullable leading key's NULL regions: the next to run.
+    Region(RegionStep),
+    Done,
+}
+
+/// The NULL region a page fetches next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RegionStep {
+    /// The cursor's region (`null`: it is the NULLs); then, if `more`, the other one.
+    Cursor { null: bool, more: bool },
+    /// The region after the cursor's (`null`: the cursor's is the NULLs).
+    Next { null: bool },
+}
+
+impl Plan {
+    pub(super) fn after_level(self) -> Plan {
+        match self {
+            Plan::Levels { level, nulls_next } if level > 1 => {
+                Plan::Levels { level: level - 1, nulls_next }
+            }
+            // The levels walked the values; the NULLs are the region after them.
+            Plan::Levels { nulls_next: true, .. } => Plan::Region(RegionStep::Next { null: false }),
+            _ => Plan::Done,
+        }
+    }
+}
+
+impl RegionStep {
+    /// The region to fetch now, whether it is the NULLs, and what follows it.
+    pub(super) fn region(self) -> (Region, bool, Plan) {
+        match self {
+            RegionStep::Cursor { null, more: true } => {
+                (Region::Cursor, null, Plan::Region(RegionStep::Next { null }))
+            }
+            RegionStep::Cursor { null, more: false } => (Region::Cursor, null, Plan::Done),
+            RegionStep::Next { null } => (Region::Next, !null, Plan::Done),
+        }
+    }
+}
+
+/// What a page past `seek` runs on `DB`: one seek per tie level where the backend prefers it and
+/// the keys have levels (among a nullable leading key's values, its NULLs after them where they
+/// follow); the levels' union in one statement where the backend prefers that, no row value
+/// seeks the order, and every row past the cursor lies in the levels; else the cursor's region
+/// alone where every row past it lies there (a nullable leading key's NULLs, or its values); two
+/// seeks where a nullable leading key's NULL boundary lies ahead and the backend prefers that;
+/// else the single predicate. Several statements, or a union, need copies of the query.
+pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
+    seek: &Seek<M, W>,
+    copies: Copies,
+) -> Plan {
+    let levels = <M::Keys as KeyShape>::LEN;
+    let null = seek.leading_is_null();
+    let leveled = <M::Keys as KeyShape>::LEVELS && levels > 1 && !null;
+    let repeats = copies.repeats;
+    // Among a nullable leading key's values a row value of uniform directions is exact already.
+    let row_value = DB::ROW_VALUES
+        && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
+    let names = M::SELECTED_NAMES.filter(|names| names.len() == levels);
+    if repeats && leveled && DB::SEEK_PER_TIE_LEVEL {
+        // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
+        Plan::Levels { level: levels, nulls_next: seek.next_region() }
+    } else if let (true, Some(names)) = (
+        copies.unite && leveled && DB::UNITE_TIE_LEVELS && !row_value && !seek.next_region(),
+        names,
+    ) {
+        Plan::Union { names }
+    } else if seek.one_region() {
+        // One statement, so boxed queries get it too. Its ORDER BY leaves out what the region
+        // makes moot: MariaDB sorted every row past a NULL cursor under the pinned placement.
+        Plan::Region(RegionStep::Cursor { null, more: false })
+    } else if !repeats {
+        Plan::Whole
+    } else if seek.splits::<DB>() {
+        Plan::Region(RegionStep::Cursor { null, more: true })
+    } else {
+        Plan::Whole
+    }
+}

@@ -1,0 +1,253 @@
+//! The front door: [`Paginate::paginate`] and [`Paginate::paginate_by`] turn a query and a
+//! [`PageRequest`] into a [`Paginated`] query, resolved once (the position decoded in its order,
+//! the limit, the token codec), which `load_page` (`run/`) then loads into a [`Page`](crate::Page).
+//!
+//! One page is one query: the keyset filter is ANDed with the query's own filters, the ORDER BY
+//! replaces the query's, and one row more than the page is fetched to learn whether another page
+//! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
+//! and turned around in memory, so callers always get rows in the model's order.
+
+use diesel::query_builder::Query;
+
+use crate::error::Error;
+use crate::model::Keyset;
+use crate::orders::list::{decode_chosen, OrderList, OrderSet};
+use crate::orders::named::{list_index, Orders, SortDirection};
+use crate::position::Reading;
+use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
+use crate::selection::SelectsModel;
+use crate::token::codec::Codec;
+#[cfg(feature = "signed")]
+use crate::token::signed::TokenKeys;
+
+/// Adds keyset pagination to any Diesel query that selects a model with `Model::as_select()`:
+/// plain, filtered, joined or boxed. [`paginate`](Self::paginate) pages in the order the model's
+/// field attributes declare; [`paginate_by`](Self::paginate_by) in one of its named orders, chosen
+/// at run time.
+pub trait Paginate: Sized {
+    /// The model the query selects, whose sort order pages it.
+    type Model: Keyset;
+    /// What a page holds: the model, or, for a query selecting a tuple led by the model
+    /// (`(Post::as_select(), Author::as_select())`), the tuple (`(Post, Author)`).
+    type Item: 'static;
+
+    /// Whether the query selects the model alone, not a tuple led by it.
+    #[doc(hidden)]
+    const MODEL_ALONE: bool = false;
+
+    /// The model within a row of the page, whose cursor the page's tokens carry.
+    #[doc(hidden)]
+    fn model(item: &Self::Item) -> &Self::Model;
+
+    /// Prepares the page `request` asks for, in the model's order (for a model with only named
+    /// orders, the first of them, as declared). Fails, before any query, when
+    /// the request's token is malformed, foreign to this model's sort order, or used in the wrong
+    /// direction, or when its limit (or [page number](PageRequest::page_number)) is zero.
+    ///
+    /// The page sets the query's LIMIT (and a page number's OFFSET): a query with a `.limit()` or
+    /// `.offset()` of its own does not compile with `load_page`; a boxed one, whose clauses
+    /// Diesel's types do not show, fails its page at the database (a server error, not the
+    /// client's).
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64 }
+    /// // No connection in sight to infer the backend from, so the query's type names it.
+    /// type Query = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, diesel::sqlite::Sqlite>>;
+    /// let query = || -> Query { posts::table.select(Post::as_select()) };
+    /// assert!(query().paginate(&PageRequest::first(20)).is_ok());
+    ///
+    /// // A token the server did not issue is refused before any query runs: answer 400.
+    /// let refused = query().paginate(&PageRequest::after("forged", 20)).err().unwrap();
+    /// assert!(refused.is_client_error());
+    /// ```
+    fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error>;
+
+    /// Like [`paginate`](Self::paginate), with signed tokens: the request's token must carry a
+    /// valid signature under one of `keys`, and the page's tokens are signed with the current
+    /// key. See [`TokenKeys`](crate::TokenKeys).
+    #[cfg(feature = "signed")]
+    fn paginate_signed(
+        self,
+        request: &PageRequest,
+        keys: &TokenKeys,
+    ) -> Result<Paginated<Self>, Error>;
+
+    /// Prepares the page `request` asks for, in the named order `order` of the model
+    /// (`#[keyset(order(..))]`, see [`Orders`]) in direction `dir`: the direction of the order's
+    /// first key, the other one reversing every key; `None` for the order as declared. Whatever
+    /// the order, the page is a `Page<Model>`: one handler serves every order. A token is bound
+    /// to its order and direction: one sent with another is refused before any query
+    /// ([`CursorError::OtherOrder`](crate::CursorError::OtherOrder), 400), as is a malformed one.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
+    /// # diesel::table! { posts (id) { id -> BigInt, score -> Integer } }
+    ///
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[keyset(order(new: id desc), order(top: score desc, id desc))]
+    /// struct Post {
+    ///     #[tiebreaker]
+    ///     id: i64,
+    ///     score: i32,
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut conn = SqliteConnection::establish(":memory:")?;
+    /// diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, score INTEGER NOT NULL)").execute(&mut conn)?;
+    /// diesel::sql_query("INSERT INTO posts VALUES (1, 5), (2, 9), (3, 7)").execute(&mut conn)?;
+    ///
+    /// // `?sort=top&dir=asc`, as a handler reads it.
+    /// let (sort, dir): (PostOrder, Option<SortDirection>) = ("top".parse()?, Some("asc".parse()?));
+    /// let query = || posts::table.select(Post::as_select());
+    /// let page = query().paginate_by(sort, dir, &PageRequest::first(2))?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1, 3]);
+    ///
+    /// // Its token pages on in `top asc`, and only there.
+    /// let after = PageRequest::after(page.next_cursor.unwrap(), 2);
+    /// let next = query().paginate_by(PostOrder::Top, Some(SortDirection::Asc), &after)?.load_page(&mut conn)?;
+    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2]);
+    /// let refused = query().paginate_by(PostOrder::New, None, &after).err().unwrap();
+    /// assert!(refused.is_client_error());
+    /// assert!(refused.to_string().contains("`top asc`, not `new desc`"), "{refused}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn paginate_by<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+    ) -> Result<Paginated<Self, O>, Error>;
+
+    /// Like [`paginate_by`](Self::paginate_by), with signed tokens (see
+    /// [`paginate_signed`](Self::paginate_signed)).
+    #[cfg(feature = "signed")]
+    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+        keys: &TokenKeys,
+    ) -> Result<Paginated<Self, O>, Error>;
+}
+
+impl<Q> Paginate for Q
+where
+    Q: Query,
+    Q::SqlType: SelectsModel,
+    <Q::SqlType as SelectsModel>::Model: Keyset,
+{
+    type Model = <Q::SqlType as SelectsModel>::Model;
+    type Item = <Q::SqlType as SelectsModel>::Item;
+    const MODEL_ALONE: bool = <Q::SqlType as SelectsModel>::ALONE;
+
+    fn model(item: &Self::Item) -> &Self::Model {
+        <Q::SqlType as SelectsModel>::model(item)
+    }
+
+    fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error> {
+        Paginated::requested(self, 0, request, Codec::default())
+    }
+
+    #[cfg(feature = "signed")]
+    fn paginate_signed(
+        self,
+        request: &PageRequest,
+        keys: &TokenKeys,
+    ) -> Result<Paginated<Self>, Error> {
+        Paginated::requested(self, 0, request, Codec::signed(keys))
+    }
+
+    fn paginate_by<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+    ) -> Result<Paginated<Self, O>, Error> {
+        Paginated::requested(self, list_index(order, dir), request, Codec::default())
+    }
+
+    #[cfg(feature = "signed")]
+    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+        self,
+        order: O,
+        dir: Option<SortDirection>,
+        request: &PageRequest,
+        keys: &TokenKeys,
+    ) -> Result<Paginated<Self, O>, Error> {
+        Paginated::requested(self, list_index(order, dir), request, Codec::signed(keys))
+    }
+}
+
+/// A query ready to load one page, in the model's order or (`O`) one of its named orders: the
+/// request resolved, its token decoded. Built by [`Paginate::paginate`] and
+/// [`Paginate::paginate_by`]; loaded with `load_page` (or `load_page_async`, or over shards),
+/// into a `Page` of the model whatever the order.
+#[must_use = "a paginated query does nothing until `load_page` runs it"]
+pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
+    pub(crate) query: Q,
+    /// The order chosen in `O`'s list, and the position there.
+    pub(crate) chosen: <O::List as OrderList>::Chosen,
+    pub(crate) limit: Limit,
+    pub(crate) codec: Codec,
+}
+
+impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
+    /// The page `request` asks for in the order at `index` of `O`'s list, its token read with
+    /// `codec` only in the direction it was issued for.
+    fn requested(
+        query: Q,
+        index: usize,
+        request: &PageRequest,
+        codec: Codec,
+    ) -> Result<Self, Error> {
+        let (position, limit) = (request.position(), Limit::new(request.limit()));
+        Paginated::resolve(query, index, (position, Reading::Exact), limit, codec)
+    }
+
+    /// The page at `position` (read as `reading` says) in the order at `index` of `O`'s list, of
+    /// `limit` rows: the one place a request, REST or Relay, is resolved. Fails, before any
+    /// query, when the token is not one of that order's or the page number is zero, then when
+    /// the limit is refused.
+    pub(crate) fn resolve(
+        query: Q,
+        index: usize,
+        (position, reading): (&RequestedPosition, Reading),
+        limit: Result<Limit, RequestError>,
+        codec: Codec,
+    ) -> Result<Self, Error> {
+        let chosen = decode_chosen::<O::List>(index, &codec, position, reading)?;
+        Ok(Paginated { query, chosen, limit: limit?, codec })
+    }
+
+    /// Serves at most `max_limit` rows per page (default
+    /// [`PageRequest::DEFAULT_MAX_LIMIT`]); larger requests are clamped, not refused.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// let page = posts::table
+    ///     .select(Post::as_select())
+    ///     .paginate(&PageRequest::first(1_000))? // asks for more than this listing serves
+    ///     .max_limit(2)
+    ///     .load_page(&mut conn)?;
+    /// assert_eq!(page.items.len(), 2);
+    /// assert!(page.has_next());
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn max_limit(mut self, max_limit: u32) -> Self {
+        self.limit = self.limit.at_most(max_limit);
+        self
+    }
+}

@@ -1,0 +1,47 @@
+//! [`Exec`]: what kind of future a page's work is on each driver, and how such futures combine;
+//! [`Connects`]: which backend a driver reaches through a connection; [`Load`]: a statement whose
+//! rows a driver can load there.
+
+use std::future::Future;
+
+use diesel::QueryResult;
+
+use crate::sql::SeekDialect;
+
+/// How a page's statements reach the database: [`Blocking`] or [`Awaited`]. The work of a page
+/// is a future either way ([`Page`](Self::Page)); this says what kind, and how such futures
+/// combine.
+#[doc(hidden)]
+pub trait Exec: Sized + 'static {
+    /// Work that yields a `T`: ready when made, or to be awaited.
+    type Page<'a, T>: Future<Output = T>
+    where
+        T: 'a;
+    /// `value`, as work already done.
+    fn ready<'a, T: Send + 'a>(value: T) -> Self::Page<'a, T>;
+    /// `page`, its result turned by `f`.
+    fn map<'a, T: 'a, U: 'a>(
+        page: Self::Page<'a, T>,
+        f: impl FnOnce(T) -> U + Send + 'a,
+    ) -> Self::Page<'a, U>;
+    /// Every page's result, in the order given: pages of several connections, done together
+    /// where they can be.
+    fn join<'a, T: Send + 'a>(pages: Vec<Self::Page<'a, T>>) -> Self::Page<'a, Vec<T>>;
+}
+
+/// A connection `X` runs statements on, and the backend it talks to.
+#[doc(hidden)]
+pub trait Connects<Conn>: Exec {
+    /// The backend `Conn` talks to.
+    type Backend: SeekDialect;
+}
+
+/// A statement whose rows `X` can load on `Conn`: implemented for every statement Diesel (or
+/// diesel-async) can load as `Item` rows there.
+#[doc(hidden)]
+pub trait Load<'q, Conn, Item, X: Exec>: Sized {
+    /// The statement's rows.
+    fn load_rows<'a>(self, conn: &'a mut Conn) -> X::Page<'a, QueryResult<Vec<Item>>>
+    where
+        'q: 'a;
+}

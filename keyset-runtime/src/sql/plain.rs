@@ -1,0 +1,156 @@
+//! How a list of `NOT NULL` keys renders, key by key: `Key<column, Asc | Desc, value, next>` and
+//! [`End`] in an ORDER BY, in the seek predicate's chain and leading bound, as a row value, and
+//! as one tie level. A nullable key's renderings are in `nullable.rs`.
+
+use diesel::backend::Backend;
+use diesel::query_builder::{AstPass, QueryFragment};
+use diesel::serialize::ToSql;
+use diesel::sql_types::HasSqlType;
+use diesel::{Expression, QueryResult};
+
+use super::compare::{bound_op, strict_op};
+use super::dialect::SeekDialect;
+use super::keys::{End, Key, KeyDirection, LeadingNulls, LevelKeys, Region, SeekKeys, SortColumns};
+
+impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
+    fn walk_order<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: LeadingNulls,
+        _: &[&'static str],
+    ) -> QueryResult<()> {
+        Ok(())
+    }
+    fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl<DB, C, D, V, N> SortColumns<DB> for Key<C, D, V, N>
+where
+    DB: Backend + SeekDialect,
+    C: QueryFragment<DB> + 'static,
+    D: KeyDirection,
+    V: 'static,
+    N: SortColumns<DB>,
+{
+    fn walk_order<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: LeadingNulls,
+        names: &[&'static str],
+    ) -> QueryResult<()> {
+        self.walk_ordered(out.reborrow(), names)?;
+        out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
+        self.walk_rest_of_order(out, backward, names)
+    }
+
+    fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.walk_column_list(out)
+    }
+}
+
+impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
+    fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<()> {
+        Ok(())
+    }
+    fn walk_leading_bound<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: Region,
+    ) -> QueryResult<bool> {
+        Ok(false)
+    }
+    fn walk_values<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl<DB, C, D, V, N> SeekKeys<DB> for Key<C, D, V, N>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB> + 'static,
+    D: KeyDirection,
+    V: ToSql<C::SqlType, DB> + 'static,
+    N: SeekKeys<DB>,
+{
+    fn walk_chain<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: Region,
+    ) -> QueryResult<()> {
+        if N::LEN == 0 {
+            return self.compare(out, strict_op(D::DESC, backward));
+        }
+        out.push_sql("(");
+        self.compare(out.reborrow(), strict_op(D::DESC, backward))?;
+        out.push_sql(" OR (");
+        self.compare(out.reborrow(), " = ")?;
+        out.push_sql(" AND ");
+        // Only the leading key's NULLs form a region; deeper keys are within one tie group.
+        self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
+        out.push_sql("))");
+        Ok(())
+    }
+
+    fn walk_leading_bound<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        _: Region,
+    ) -> QueryResult<bool> {
+        self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
+    }
+
+    fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.walk_value_list(out)
+    }
+
+    fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
+    // Never reached: `Seek::level` checks that the level names a key.
+    fn walk_level<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: usize,
+        _: bool,
+    ) -> QueryResult<()> {
+        Ok(())
+    }
+}
+
+impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB> + 'static,
+    D: KeyDirection,
+    V: ToSql<C::SqlType, DB> + 'static,
+    N: LevelKeys<DB>,
+{
+    fn walk_level<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        level: usize,
+        range: bool,
+    ) -> QueryResult<()> {
+        if level <= 1 {
+            return self.compare(out, strict_op(D::DESC, backward));
+        }
+        self.compare_equal(out.reborrow(), range && level == 2)?;
+        out.push_sql(" AND ");
+        self.next.walk_level(out, backward, level - 1, range)
+    }
+}

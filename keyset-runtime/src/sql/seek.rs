@@ -1,0 +1,164 @@
+//! [`Seek`]: the "strictly past this cursor" predicate, as one SQL predicate in the shape each
+//! backend seeks best (see the module docs of `sql`), or limited to one [`Region`] of a nullable
+//! leading key, or split into its tie levels ([`SeekLevel`]).
+
+use std::marker::PhantomData;
+
+use diesel::backend::Backend;
+use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::sql_types::Bool;
+use diesel::{Expression, QueryResult};
+
+use super::dialect::SeekDialect;
+use super::keys::{CursorKeys, KeyShape, KeysAppearOn, Region, SeekKeys, SortColumns};
+use super::level::SeekLevel;
+use super::walk::Walk;
+use crate::orders::SortOrder;
+
+/// "Rows strictly after the cursor" (`Forward`) or "strictly before" (`Backward`) for model `M`,
+/// in the model's order, as one SQL predicate.
+///
+/// Built by [`Keyset::after`](crate::Keyset::after) and [`Keyset::before`](crate::Keyset::before).
+pub struct Seek<M: SortOrder, W> {
+    keys: M::Keys,
+    region: Region,
+    walk: PhantomData<W>,
+}
+
+impl<M: SortOrder, W: Walk> Seek<M, W> {
+    pub(crate) fn new(cursor: M::Cursor) -> Self {
+        Seek { keys: M::keys(cursor), region: Region::Whole, walk: PhantomData }
+    }
+
+    /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
+    /// two seeks runs at a nullable leading key's NULL boundary).
+    pub(crate) fn within(self, region: Region) -> Self {
+        Seek { region, ..self }
+    }
+
+    /// One tie level of this seek (see [`SeekLevel`]): level `k` is the rows equal to the cursor
+    /// on the first `k - 1` keys and strictly past it on key `k`, e.g. `created_at = ? AND id < ?`
+    /// for level 2 of `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1,
+    /// fetched in that order, are exactly the rows of the whole seek, in order: what a page runs
+    /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`], one statement per level, the next only
+    /// while the page is short). With a nullable leading key the levels lie within the cursor's
+    /// region (see `level.rs`); a nullable key behind another has none planned.
+    ///
+    /// # Panics
+    ///
+    /// When `level` is 0 or greater than the number of sort keys: the page machine plans levels
+    /// 1 to the number of keys only.
+    pub(crate) fn tie_level(self, level: usize) -> SeekLevel<M, W> {
+        SeekLevel::new(self.keys, level)
+    }
+
+    /// Whether the cursor's value for a nullable leading key is NULL (false without one).
+    pub(crate) fn leading_is_null(&self) -> bool {
+        self.keys.leading_is_null()
+    }
+
+    /// Whether every row past the cursor lies in the cursor's own region of a nullable leading
+    /// key (after a NULL cursor when the NULLs come last, or among the values when they come
+    /// first): then the cursor's region is the whole page, one seek without the `OR x IS [NOT]
+    /// NULL` disjunct, whose ORDER BY need not pin the placement (`OrderBy::on_one_side`).
+    pub(crate) fn one_region(&self) -> bool {
+        <M::Keys as KeyShape>::LEADING_NULLABLE && !self.next_region()
+    }
+
+    /// Whether rows past the cursor lie beyond the cursor's region too (see [`Region`]): a
+    /// nullable leading key's other region follows the cursor's.
+    pub(crate) fn next_region(&self) -> bool {
+        self.keys.has_next_region(W::BACKWARD)
+    }
+
+    /// Whether rows past the cursor lie in two regions (see [`Region`]), so that `DB` fetches
+    /// them as two seeks.
+    pub(crate) fn splits<DB: SeekDialect>(&self) -> bool {
+        DB::SPLIT_NULL_REGIONS && self.next_region()
+    }
+}
+
+impl<DB, M, W> QueryFragment<DB> for Seek<M, W>
+where
+    DB: Backend + SeekDialect,
+    M: SortOrder,
+    M::Keys: SeekKeys<DB>,
+    W: Walk,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        // Parenthesised as a whole, so it composes with any user filter (`.or_filter()` too).
+        out.push_sql("(");
+        let keys = <M::Keys as KeyShape>::LEN;
+        let uniform = <M::Keys as KeyShape>::ALL_ASC || <M::Keys as KeyShape>::ALL_DESC;
+        // Among a nullable leading key's values no NULL can match: a row value is exact there.
+        let values = self.region == Region::Cursor
+            && !self.keys.leading_is_null()
+            && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
+        if self.region == Region::Next {
+            self.keys.walk_next_region(out.reborrow())?;
+        } else if keys > 1 && (uniform || values) && DB::ROW_VALUES {
+            // The leading bound beside the row value: PostgreSQL prunes partitions on
+            // `created_at <= ?` (at plan time, or at executor start under a generic plan), not
+            // on a row comparison, which visits every partition on the cursor's far side.
+            if DB::LEADING_BOUND
+                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
+            {
+                out.push_sql(" AND ");
+            }
+            out.push_sql("(");
+            self.keys.walk_columns(out.reborrow())?;
+            let desc =
+                <M::Keys as KeyShape>::VALUES_ALL_DESC && !<M::Keys as KeyShape>::VALUES_ALL_ASC;
+            out.push_sql(if desc != W::BACKWARD { ") < (" } else { ") > (" });
+            self.keys.walk_values(out.reborrow())?;
+            out.push_sql(")");
+        } else if keys > 1 {
+            if DB::LEADING_BOUND
+                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
+            {
+                out.push_sql(" AND ");
+            }
+            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
+        } else {
+            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
+        }
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+// For a model without nullable keys this is a function of its types and the backend alone
+// (values are bound parameters): Diesel may cache its prepared statements by type. With a nullable
+// key the predicate's shape depends on which cursor values are NULL (and the ORDER BY on the
+// region fetched), so Diesel caches them by SQL text instead.
+impl<M: SortOrder + 'static, W: Walk> QueryId for Seek<M, W> {
+    type QueryId = PhantomData<(M, W)>;
+    const HAS_STATIC_QUERY_ID: bool = !<M::Keys as KeyShape>::NULLABLE;
+}
+
+impl<M: SortOrder, W> Expression for Seek<M, W> {
+    type SqlType = Bool;
+}
+
+impl<QS, M: SortOrder, W> AppearsOnTable<QS> for Seek<M, W> where M::Keys: KeysAppearOn<QS> {}
+
+// Plain column comparisons: valid in any query that is not grouped.
+impl<M: SortOrder, W> ValidGrouping<()> for Seek<M, W> {
+    type IsAggregate = is_aggregate::No;
+}
+
+impl<M: SortOrder, W> Clone for Seek<M, W>
+where
+    M::Keys: Clone,
+{
+    fn clone(&self) -> Self {
+        Seek { keys: self.keys.clone(), region: self.region, walk: PhantomData }
+    }
+}
+
+impl<M: SortOrder, W> std::fmt::Debug for Seek<M, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seek").field("sort_order", &M::SORT_ORDER).finish_non_exhaustive()
+    }
+}

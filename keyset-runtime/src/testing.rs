@@ -1,0 +1,84 @@
+//! What the workspace's test suites, benches and fuzz target reach past the public API (feature
+//! `__testing`, which only they enable): the raw token format, to forge and corrupt tokens, and
+//! the SQL layer's parts, to pin the statements a page runs and their plans. Not public API.
+
+/// The token format, for tests that write tokens by hand (forged, foreign, of an older
+/// version) and check how they are refused.
+pub mod token {
+    pub use crate::token::format::{fingerprint, END, MAX_TOKEN_LEN, SIGNED, VERSION};
+    pub use crate::token::raw::{decode, encode};
+    #[cfg(feature = "signed")]
+    pub use crate::token::signed::SIGNATURE_LEN;
+}
+
+/// The SQL layer's parts: a seek's regions and tie levels, one side of a NULL boundary's ORDER
+/// BY, the union of tie levels, and the statement normaliser.
+pub mod sql {
+    pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel, Union};
+
+    use crate::orders::SortOrder;
+    use crate::sql::Walk;
+
+    /// The parts of a seek a page may run instead of the whole (see `Keyset::after`).
+    pub trait SeekParts<M: SortOrder, W>: Sized {
+        /// The seek limited to one region of a nullable leading key.
+        fn region(self, region: Region) -> Self;
+        /// One tie level of the seek, from 1 (the leading key) to the number of keys.
+        fn level(self, level: usize) -> SeekLevel<M, W>;
+    }
+
+    impl<M: SortOrder, W: Walk> SeekParts<M, W> for Seek<M, W> {
+        fn region(self, region: Region) -> Self {
+            Seek::within(self, region)
+        }
+        fn level(self, level: usize) -> SeekLevel<M, W> {
+            Seek::tie_level(self, level)
+        }
+    }
+
+    /// The ORDER BY of rows that all lie on one side of a nullable leading key's NULL boundary.
+    pub trait OneSide: Sized {
+        /// `nulls`: that side is the NULLs.
+        fn one_side(self, nulls: bool) -> Self;
+    }
+
+    impl<M: SortOrder, W> OneSide for OrderBy<M, W> {
+        fn one_side(self, nulls: bool) -> Self {
+            OrderBy::on_one_side(self, nulls)
+        }
+    }
+
+    /// The union of `branches` (statements already ordered and limited) that a page runs its
+    /// tie levels as on PostgreSQL, ordered by `order` over the output columns `names`.
+    pub fn union<S, M: SortOrder, W>(
+        branches: Vec<S>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+    ) -> Union<S, M, W> {
+        Union::new(branches, order, names, limit)
+    }
+
+    /// A statement as Diesel's instrumentation or `debug_query` shows it, without its bound
+    /// values, with each `LIMIT` as `?` and PostgreSQL's parameters unnumbered (`$?`): what a
+    /// page ran and the same statement built with Diesel's `.limit()` (which binds it, and so
+    /// shifts the numbers of a union's later branches) then read alike.
+    pub fn shape(statement: &str) -> String {
+        let sql = statement.split(" -- binds:").next().unwrap_or(statement);
+        let mut parts = sql.split(" LIMIT ");
+        let mut limits = parts.next().unwrap_or_default().to_owned();
+        for part in parts {
+            // The limit runs to the next space or to the parenthesis closing a union's branch.
+            let end = part.find([' ', ')']).unwrap_or(part.len());
+            limits.push_str(" LIMIT ?");
+            limits.push_str(&part[end..]);
+        }
+        let mut numbered = limits.split('$');
+        let mut shape = numbered.next().unwrap_or_default().to_owned();
+        for part in numbered {
+            shape.push_str("$?");
+            shape.push_str(part.trim_start_matches(|c: char| c.is_ascii_digit()));
+        }
+        shape
+    }
+}
