@@ -52,47 +52,10 @@ pub const PROPERTY_CASES: u32 = 64;
 /// outside it arrives as NULL, even in a `DATETIME(6)` column); `Datetime` has no such limit.
 pub const TIMESTAMP_MICROS: (i64, i64) = (86_400_000_000 + 1, 2_147_385_600_000_000 - 1);
 
-#[path = "../suite/asynchronous.rs"]
-mod asynchronous;
-#[path = "../suite/compose.rs"]
-mod compose;
-#[path = "../suite/concurrent.rs"]
-mod concurrent;
-#[path = "../suite/db.rs"]
-mod db;
-#[path = "../suite/edge_props.rs"]
-mod edge_props;
-#[path = "../suite/edges.rs"]
-mod edges;
-#[path = "../suite/hostile.rs"]
-mod hostile;
-#[path = "../suite/joins.rs"]
-mod joins;
-#[path = "../suite/joins_plan.rs"]
-mod joins_plan;
-#[path = "../suite/jump.rs"]
-mod jump;
-#[path = "../suite/key_types.rs"]
-mod key_types;
-#[path = "../suite/migration_writer.rs"]
-mod migration_writer;
-#[path = "../suite/migrations.rs"]
-mod migrations;
-#[path = "../suite/nulls.rs"]
-mod nulls;
-#[path = "../suite/orders.rs"]
-mod orders;
-#[path = "../suite/orders_plan.rs"]
-mod orders_plan;
-#[path = "../suite/orders_tokens.rs"]
-mod orders_tokens;
-#[path = "../suite/props.rs"]
-mod props;
-#[path = "../suite/shards.rs"]
-mod shards;
+#[path = "../suite/mod.rs"]
+mod suite;
+
 mod shards_db;
-#[path = "../suite/walk.rs"]
-mod walk;
 
 mod plan;
 mod shared;

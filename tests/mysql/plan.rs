@@ -7,7 +7,7 @@ use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
 
-use crate::db;
+use crate::suite::db;
 
 const ROWS: i64 = 30_000;
 

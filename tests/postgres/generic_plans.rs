@@ -10,7 +10,7 @@ use keyset_runtime::{Keyset, PageRequest};
 use keyset_tests::models::{Newest, RankDescNullsLast, TopScore};
 use keyset_tests::schema::posts;
 
-use crate::db;
+use crate::suite::db;
 
 #[derive(QueryableByName, Debug)]
 struct Prepared {

@@ -10,7 +10,7 @@ use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::{self, cursors};
 
-use crate::{connect, db};
+use crate::{connect, suite::db};
 
 const ROWS: i64 = 50_000;
 

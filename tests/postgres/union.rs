@@ -12,7 +12,7 @@ use keyset_runtime::{Keyset, PageQuery, PageRequest, Paginate};
 use keyset_tests::models::{Author, NewestIdAsc, PostByAuthor};
 use keyset_tests::schema::{authors, posts};
 
-use crate::{db, Conn};
+use crate::{suite::db, Conn};
 
 /// Runs `load` with every statement recorded, as Diesel shows it without its binds.
 fn recorded<T>(conn: &mut Conn, load: impl FnOnce(&mut Conn) -> T) -> (T, Vec<String>) {

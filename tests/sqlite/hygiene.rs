@@ -38,7 +38,7 @@ fn derive_compiles_without_a_prelude_and_pages() {
     use keyset_runtime::{PageRequest, Paginate};
     use keyset_tests::schema::posts;
 
-    let mut conn = crate::db::seeded(30);
+    let mut conn = crate::suite::db::seeded(30);
     let page = posts::table
         .select(no_prelude::Hygienic::as_select())
         .paginate(&PageRequest::first(4))

@@ -12,7 +12,7 @@ use keyset_runtime::{Keyset, Page, PageQuery, PageRequest, Paginate};
 use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::posts;
 
-use crate::{db, Conn};
+use crate::{suite::db, Conn};
 
 /// Records the SQL of every statement the connection runs from now on.
 fn record(conn: &mut Conn) -> Arc<Mutex<Vec<String>>> {

@@ -8,7 +8,7 @@ use keyset_runtime::Keyset;
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
 
-use crate::db;
+use crate::suite::db;
 
 #[test]
 fn pages_are_index_searches_in_both_directions() {

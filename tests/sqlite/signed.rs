@@ -10,7 +10,7 @@ use keyset_runtime::{Direction, TokenKeys};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};
 use keyset_tests::schema::posts;
 
-use crate::{db, Conn};
+use crate::{suite::db, Conn};
 
 const OLD: [u8; 32] = [0x11; 32];
 const NEW: [u8; 32] = [0x22; 32];

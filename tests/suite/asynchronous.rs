@@ -25,8 +25,9 @@ use keyset_tests::walk::cursors;
 use proptest::prelude::*;
 use tokio::runtime::Runtime;
 
-use crate::props::{fill, run, sorted, table, MAX_STEPS};
-use crate::{connect_async, db, AsyncConn, Conn};
+use super::db;
+use super::props::{fill, run, sorted, table, MAX_STEPS};
+use crate::{connect_async, AsyncConn, Conn};
 
 const ROWS: i64 = 120;
 
@@ -446,7 +447,7 @@ fn hostile_key_values_page_alike_on_the_async_path() {
     use keyset_runtime::__testing::token;
     use keyset_runtime::Direction;
     let mut both = Both::seeded(40);
-    let rows = crate::hostile::hostile_rows();
+    let rows = super::hostile::hostile_rows();
     diesel::insert_into(posts::table).values(&rows).execute(&mut both.sync).unwrap();
     both.rt.block_on(insert_posts_async(&mut both.asynchronous, rows.clone()));
     let by_title = || posts::table.select(ByUniqueTitle::as_select());

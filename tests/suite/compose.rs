@@ -7,7 +7,8 @@ use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::walk::{self, cursors};
 
-use crate::{db, Conn};
+use super::db;
+use crate::Conn;
 
 fn seeded() -> Conn {
     db::seeded(300)

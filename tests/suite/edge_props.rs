@@ -15,7 +15,7 @@ use keyset_tests::walk::cursors;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use crate::props::{fill, run, sorted, table, MAX_ROWS};
+use super::props::{fill, run, sorted, table, MAX_ROWS};
 use crate::Conn;
 
 fn load<Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>>(

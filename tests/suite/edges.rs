@@ -11,7 +11,8 @@ use keyset_tests::models::{
 use keyset_tests::schema::posts;
 use keyset_tests::walk::{self, cursors};
 
-use crate::{db, Conn};
+use super::db;
+use crate::Conn;
 
 /// Rows of 30 posts, walked in pages of 10: the second page is `all[10..20]`.
 const ROWS: i64 = 30;

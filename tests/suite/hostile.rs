@@ -13,7 +13,8 @@ use keyset_tests::schema::{authors, posts};
 use keyset_tests::seed::{self, NewPost};
 use keyset_tests::walk::{self, cursors};
 
-use crate::{db, Conn};
+use super::db;
+use crate::Conn;
 
 /// Strings that would change a statement if they were spliced into it, on one engine or another
 /// (quotes of every kind, comments, statement separators, placeholders, LIKE wildcards,

@@ -14,8 +14,8 @@ use std::cell::RefCell;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
-use crate::asynchronous::Both;
-use crate::db;
+use super::asynchronous::Both;
+use super::db;
 
 const ROWS: i64 = 240;
 
@@ -238,7 +238,7 @@ fn async_pages_of_a_join_match_the_sync_ones() {
 #[test]
 fn joined_key_walks_match_the_oracle() {
     let conn = RefCell::new(db::seeded(ROWS));
-    let mut runner = TestRunner::new(crate::props::config());
+    let mut runner = TestRunner::new(super::props::config());
     let cases = (1u32..40, 0i32..4, 1i64..=6);
     let outcome = runner.run(&cases, |(limit, min_score, skip)| {
         let conn = &mut *conn.borrow_mut();

@@ -29,8 +29,8 @@ use keyset_tests::schema::{authors, posts};
 use keyset_tests::seed;
 use std::sync::{Arc, Mutex};
 
+use super::orders_plan::{backend, candidate, sql_only, Candidate};
 use crate::migrations_db::analyze_joins;
-use crate::orders_plan::{backend, candidate, sql_only, Candidate};
 use crate::{connect, Conn};
 
 /// Posts: 666 timestamps of 30 or 31 rows each (page boundaries fall inside tie groups, so that

@@ -7,7 +7,7 @@ use keyset_tests::models::{Newest, TopScore};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::{self, cursors};
 
-use crate::db;
+use super::db;
 
 /// Page `n` of size `k` is rows `(n-1)k .. nk` of the whole order, for orders of every shape,
 /// and its tokens lead to its neighbours by keyset.

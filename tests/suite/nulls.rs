@@ -14,7 +14,8 @@ use keyset_tests::order::{key, plain};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::{self, cursors};
 
-use crate::{db, Conn};
+use super::db;
+use crate::Conn;
 
 const ROWS: i64 = 240;
 const LIMITS: &[u32] = &[1, 3, 10, 23, 1000];

@@ -25,8 +25,8 @@ use keyset_tests::schema::stories;
 use keyset_tests::seed::timestamp;
 use std::sync::{Arc, Mutex};
 
+use super::orders::{reversed, NewStory, DIRECTIONS};
 use crate::migrations_db::{analyze_stories, index_seek};
-use crate::orders::{reversed, NewStory, DIRECTIONS};
 use crate::{connect, Conn};
 
 const ROWS: i64 = 20_000;

@@ -13,7 +13,7 @@ use keyset_tests::models::{Story, StoryOrder};
 use keyset_tests::schema::stories;
 use keyset_tests::seed::timestamp;
 
-use crate::orders::{definition, label, reversed, Field, NewStory, DIRECTIONS};
+use super::orders::{definition, label, reversed, Field, NewStory, DIRECTIONS};
 use crate::{connect, Conn};
 
 /// `Story` under another name: the same table, orders and fields.

@@ -16,9 +16,10 @@ use keyset_tests::seed;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 
-use crate::props::{config, fill, table, MAX_ROWS, MAX_STEPS};
+use super::db;
+use super::props::{config, fill, table, MAX_ROWS, MAX_STEPS};
 use crate::shards_db::{self, Databases, SHARD_COUNTS};
-use crate::{connect, db, Conn};
+use crate::{connect, Conn};
 
 const ROWS: i64 = 150;
 const LIMITS: [u32; 2] = [7, 40];

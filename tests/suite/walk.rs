@@ -2,13 +2,17 @@
 //! scan written by hand: no duplicate, no gap, `None` cursors exactly at the ends.
 
 use diesel::prelude::*;
-use keyset_runtime::{Keyset, PageRequest};
-use keyset_tests::models::{ByTag, ByUniqueTitle, Membership, Newest, NewestIdAsc, Post, TopScore};
+use keyset_runtime::__testing::token;
+use keyset_runtime::{Direction, Keyset, PageRequest, Paginate};
+use keyset_tests::models::{
+    ByTag, ByUniqueTitle, Membership, Newest, NewestCursor, NewestIdAsc, Post, TopScore,
+};
 use keyset_tests::schema::{memberships, posts};
 use keyset_tests::seed;
 use keyset_tests::walk::{self, cursors};
 
-use crate::{connect, db, Conn};
+use super::db;
+use crate::{connect, Conn};
 
 const ROWS: i64 = 300;
 const LIMITS: &[u32] = &[1, 2, 7, 50, 299, 300, 301, 1000];
@@ -202,4 +206,26 @@ fn pages_of_different_sizes_get_their_own_statements() {
             cursors(&expected[2 * limit as usize..3 * limit as usize])
         );
     }
+}
+
+/// A token holds its timestamp to the microsecond the backend stores, so the next page starts
+/// exactly past its row.
+#[test]
+fn microsecond_timestamps_survive_a_walk_step() {
+    let mut conn = db::seeded(50);
+    let first = posts::table
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(3))
+        .unwrap()
+        .load_page(&mut conn)
+        .unwrap();
+    let token = first.next_cursor.unwrap();
+    let cursor: NewestCursor =
+        token::decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
+    assert_eq!(cursor, first.items[2].cursor());
+    assert_ne!(
+        cursor.created_at.and_utc().timestamp_subsec_micros(),
+        0,
+        "the seed has sub-second timestamps"
+    );
 }

@@ -1,0 +1,7 @@
+//! What needs no database: the token format and its decoder under hostile input, every key
+//! type's token form, and page requests as a query string hands them over.
+
+mod key_types;
+mod props;
+mod request;
+mod tokens;
