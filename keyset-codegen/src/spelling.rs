@@ -97,3 +97,14 @@ mod tests {
         }
     }
 }
+
+/// The order enum's variant for an order named `name`: `most_read` → `MostRead`.
+pub fn variant_of(name: &str) -> String {
+    let parts = name.split('_').filter(|part| !part.is_empty());
+    let camel = parts.map(|part| {
+        let mut chars = part.chars();
+        let first = chars.next().map(|first| first.to_uppercase().collect::<String>());
+        first.unwrap_or_default() + chars.as_str()
+    });
+    camel.collect()
+}

@@ -14,14 +14,14 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
     // A `#[tiebreaker]` without `#[sort]` is already an error that says to add the direction; the
     // rules about missing keys would only repeat it.
     if !model.unsorted_tiebreaker && check_has_keys(cx, model) && !model.keys.is_empty() {
-        check_tiebreaker_present(cx, &model.keys, Declared::Fields);
+        check_tiebreaker_present(cx, model, &model.keys, Declared::Fields);
     }
     check_order(cx, &model.keys, Declared::Fields);
     check_order_names(cx, model);
     check_type_names(cx, model);
     for order in &model.orders {
         let declared = Declared::Order(&order.name);
-        check_tiebreaker_present(cx, &order.keys, declared);
+        check_tiebreaker_present(cx, model, &order.keys, declared);
         check_order(cx, &order.keys, declared);
     }
     // Rules about a field, not about its place in an order: once per field.
@@ -178,7 +178,7 @@ fn check_has_keys(cx: &mut Ctxt, model: &Model) -> bool {
 
 /// Without a unique last key, rows that tie on every sort value straddle a page boundary and are
 /// skipped or repeated.
-fn check_tiebreaker_present(cx: &mut Ctxt, keys: &[SortKey], declared: Declared) {
+fn check_tiebreaker_present(cx: &mut Ctxt, model: &Model, keys: &[SortKey], declared: Declared) {
     if keys.iter().any(|key| key.tiebreaker.is_some()) {
         return;
     }
@@ -192,12 +192,31 @@ fn check_tiebreaker_present(cx: &mut Ctxt, keys: &[SortKey], declared: Declared)
              keys with the table's primary key marked `#[tiebreaker]`, e.g. \
              `#[sort({dir})] #[tiebreaker] id: i64`"
         ),
+        // The order ends with a field no attribute calls unique: the primary key, as a rule,
+        // which only `#[tiebreaker]` says it is.
+        Declared::Order(name) if model.tiebreakers.is_empty() => format!(
+            "the order `{name}` is not provably unique: it ends with `{last}`, but no field is \
+             marked `#[tiebreaker]`, so nothing says that `{last}` is unique; if it is the \
+             table's primary key, mark the field: `#[tiebreaker] {last}: ..` (each field of a \
+             composite key, in its order); else end the order with the primary key's field, \
+             marked so",
+            last = last.ident,
+        ),
         Declared::Order(name) => format!(
             "the order `{name}` is not provably unique: it does not end with a `#[tiebreaker]` \
              field, so rows that tie on every key would be skipped or repeated across pages; end \
-             it with the table's primary key, `order({name}: {keys}, id {dir})`, and mark that \
-             field `#[tiebreaker]`",
+             it with {them}: `order({name}: {keys}{ending})`",
+            them = if model.tiebreakers.len() > 1 {
+                "the `#[tiebreaker]` fields"
+            } else {
+                "the `#[tiebreaker]` field"
+            },
             keys = key_list(keys),
+            ending = model
+                .tiebreakers
+                .iter()
+                .map(|field| format!(", {field} {dir}"))
+                .collect::<String>(),
         ),
     };
     cx.error_spanned_by(&last.sort.tokens, message);

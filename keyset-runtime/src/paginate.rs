@@ -12,7 +12,7 @@ use diesel::query_builder::Query;
 use crate::error::Error;
 use crate::model::Keyset;
 use crate::orders::list::{decode_chosen, OrderList, OrderSet};
-use crate::orders::named::{list_index, Orders, SortDirection};
+use crate::orders::named::{list_index, OrdersOf, SortDirection};
 use crate::position::Reading;
 use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
 use crate::selection::SelectsModel;
@@ -77,7 +77,7 @@ pub trait Paginate: Sized {
     ) -> Result<Paginated<Self>, Error>;
 
     /// Prepares the page `request` asks for, in the named order `order` of the model
-    /// (`#[keyset(order(..))]`, see [`Orders`]) in direction `dir`: the direction of the order's
+    /// (`#[keyset(order(..))]`, see [`Orders`](crate::Orders)) in direction `dir`: the direction of the order's
     /// first key, the other one reversing every key; `None` for the order as declared. Whatever
     /// the order, the page is a `Page<Model>`: one handler serves every order. A token is bound
     /// to its order and direction: one sent with another is refused before any query
@@ -117,23 +117,23 @@ pub trait Paginate: Sized {
     /// # Ok(())
     /// # }
     /// ```
-    fn paginate_by<O: Orders<Row = Self::Model>>(
+    fn paginate_by<O: OrdersOf<Self::Model>>(
         self,
         order: O,
         dir: Option<SortDirection>,
         request: &PageRequest,
-    ) -> Result<Paginated<Self, O>, Error>;
+    ) -> Result<Paginated<Self, O::Set>, Error>;
 
     /// Like [`paginate_by`](Self::paginate_by), with signed tokens (see
     /// [`paginate_signed`](Self::paginate_signed)).
     #[cfg(feature = "signed")]
-    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+    fn paginate_by_signed<O: OrdersOf<Self::Model>>(
         self,
         order: O,
         dir: Option<SortDirection>,
         request: &PageRequest,
         keys: &TokenKeys,
-    ) -> Result<Paginated<Self, O>, Error>;
+    ) -> Result<Paginated<Self, O::Set>, Error>;
 }
 
 impl<Q> Paginate for Q
@@ -163,24 +163,24 @@ where
         Paginated::requested(self, 0, request, Codec::signed(keys))
     }
 
-    fn paginate_by<O: Orders<Row = Self::Model>>(
+    fn paginate_by<O: OrdersOf<Self::Model>>(
         self,
         order: O,
         dir: Option<SortDirection>,
         request: &PageRequest,
-    ) -> Result<Paginated<Self, O>, Error> {
-        Paginated::requested(self, list_index(order, dir), request, Codec::default())
+    ) -> Result<Paginated<Self, O::Set>, Error> {
+        Paginated::requested(self, list_index(order.order(), dir), request, Codec::default())
     }
 
     #[cfg(feature = "signed")]
-    fn paginate_by_signed<O: Orders<Row = Self::Model>>(
+    fn paginate_by_signed<O: OrdersOf<Self::Model>>(
         self,
         order: O,
         dir: Option<SortDirection>,
         request: &PageRequest,
         keys: &TokenKeys,
-    ) -> Result<Paginated<Self, O>, Error> {
-        Paginated::requested(self, list_index(order, dir), request, Codec::signed(keys))
+    ) -> Result<Paginated<Self, O::Set>, Error> {
+        Paginated::requested(self, list_index(order.order(), dir), request, Codec::signed(keys))
     }
 }
 

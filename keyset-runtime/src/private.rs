@@ -12,7 +12,7 @@ pub use crate::migration::IndexDdl;
 pub use crate::model::Keyset;
 pub use crate::orders::list::{Nil, OrderSet};
 pub use crate::orders::named::{
-    deserialize_order, parse_order, Orders, ParseOrderError, SortDirection,
+    deserialize_order, parse_order, Orders, OrdersOf, ParseOrderError, SortDirection,
 };
 pub use crate::orders::SortOrder;
 pub use crate::shards::{MergeKeys, TextInByteOrder};

@@ -14,7 +14,7 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use super::{kw, Direction, Nulls};
-use crate::spelling::did_you_mean;
+use crate::spelling::{did_you_mean, variant_of};
 
 /// The struct's `#[keyset(..)]` options.
 #[derive(Default)]
@@ -269,14 +269,30 @@ fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> 
 
 /// `top: score desc, created_at desc, id desc`, inside `order(..)`.
 fn order(input: ParseStream) -> syn::Result<OrderAttr> {
-    let name: Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|error| {
-        syn::Error::new(error.span(), format!("an order starts with its name: {ORDER_SYNTAX}"))
-    })?;
+    let name = order_name(input)?;
     if !input.peek(Token![:]) {
-        return Err(syn::Error::new(
-            name.span(),
-            format!("`{name}` needs a `:` before its keys: {ORDER_SYNTAX}"),
-        ));
+        return Err(match input.parse::<TokenTree>() {
+            // `most-read`, `most.read`: a name of several words, joined as Rust cannot join them.
+            Ok(TokenTree::Punct(joint)) if !input.is_empty() && !input.peek(Token![:]) => {
+                let rest = input
+                    .call(<Ident as syn::ext::IdentExt>::parse_any)
+                    .map(|word| word.to_string());
+                let written = format!("{name}{}{}", joint.as_char(), rest.unwrap_or_default());
+                let snake = written.replace(|c: char| !c.is_alphanumeric(), "_");
+                syn::Error::new(
+                    name.span(),
+                    format!(
+                        "`{written}` is no name for an order: a name is one identifier (a client \
+                         sends it as `?sort={snake}`, the enum names it as a variant): write \
+                         `order({snake}: ..)`"
+                    ),
+                )
+            }
+            _ => syn::Error::new(
+                name.span(),
+                format!("`{name}` needs a `:` before its keys: {ORDER_SYNTAX}"),
+            ),
+        });
     }
     input.parse::<Token![:]>()?;
     let mut keys = Vec::new();
@@ -293,6 +309,49 @@ fn order(input: ParseStream) -> syn::Result<OrderAttr> {
         ));
     }
     Ok(OrderAttr { name, keys })
+}
+
+/// An order's name: one identifier (a Rust keyword too: `?sort=type` names `PostOrder::Type`),
+/// whose UpperCamelCase is an identifier the enum can name a variant (not `Self`, not empty).
+fn order_name(input: ParseStream) -> syn::Result<Ident> {
+    if input.peek(syn::Lit) {
+        let literal: syn::Lit = input.parse()?;
+        let text = match &literal {
+            syn::Lit::Str(text) => text.value(),
+            other => other.to_token_stream().to_string(),
+        };
+        let snake = text.replace(|c: char| !c.is_alphanumeric(), "_");
+        return Err(syn::Error::new(
+            literal.span(),
+            format!(
+                "an order's name is an identifier, not a literal (a client sends it as \
+                 `?sort={snake}`, the enum names it as a variant): write `order({snake}: ..)`"
+            ),
+        ));
+    }
+    let name: Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|error| {
+        syn::Error::new(error.span(), format!("an order starts with its name: {ORDER_SYNTAX}"))
+    })?;
+    let shown = name.to_string();
+    let shown = shown.trim_start_matches("r#");
+    match variant_of(shown).as_str() {
+        "Self" => Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{shown}` cannot name an order: its variant in the order enum would be `Self`, \
+                 which Rust reserves; choose another name, e.g. `order(own: ..)`"
+            ),
+        )),
+        variant if !variant.starts_with(|c: char| c.is_alphabetic()) => Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{shown}` cannot name an order: its variant in the order enum is the name in \
+                 UpperCamelCase, its `_` dropped, which must start with a letter; choose a name \
+                 that does, e.g. `order(new: ..)`"
+            ),
+        )),
+        _ => Ok(name),
+    }
 }
 
 /// `published_at desc nulls last`.
@@ -327,7 +386,23 @@ fn key(input: ParseStream) -> syn::Result<OrderKeyAttr> {
             ),
         });
     };
+    let direction_word = direction.sql().to_lowercase();
     let mut nulls = None;
+    // SQL's `NULLS LAST`: the attribute's words are lower case, as its directions are.
+    let ahead = input.fork();
+    if let Ok(word) = ahead.call(<Ident as syn::ext::IdentExt>::parse_any) {
+        if word != "nulls" && word.to_string().eq_ignore_ascii_case("nulls") {
+            let placement = ahead.call(<Ident as syn::ext::IdentExt>::parse_any);
+            let placement = match placement.map(|word| word.to_string().to_lowercase()) {
+                Ok(word) if word == "first" => "first",
+                _ => "last",
+            };
+            return Err(syn::Error::new(
+                word.span(),
+                format!("write `{field} {direction_word} nulls {placement}`, in lower case"),
+            ));
+        }
+    }
     if input.peek(kw::nulls) {
         let key = input.parse::<kw::nulls>()?;
         let placement = if input.peek(kw::first) {
@@ -336,6 +411,15 @@ fn key(input: ParseStream) -> syn::Result<OrderKeyAttr> {
         } else if input.peek(kw::last) {
             input.parse::<kw::last>()?;
             Nulls::Last
+        } else if let Ok(word) = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
+            let lower = word.to_string().to_lowercase();
+            let hint = if lower == "first" || lower == "last" {
+                format!("write `{field} {direction_word} nulls {lower}`, in lower case")
+            } else {
+                let hint = did_you_mean(&word.to_string(), &["first", "last"]);
+                format!("unknown NULL placement `{word}`: {hint}write `{field} {direction_word} nulls first` or `nulls last`")
+            };
+            return Err(syn::Error::new(word.span(), hint));
         } else {
             return Err(syn::Error::new(
                 key.span,

@@ -20,9 +20,10 @@ pub fn orders(model: &Model) -> TokenStream {
     expand_orders(model, true)
 }
 
-/// What an invalid model's orders still expand to: the enum and its impls, with no order to
-/// page in (`Orders::List` is empty), so that code naming the enum or paging with it adds no
-/// error to the real ones.
+/// What an invalid model's orders still expand to: the enum and its impls, every variant paging
+/// in the model's own order of the keys that could be trusted (the fallback's `Keyset` impl), so
+/// that code naming the enum or paging with it adds no error to the real ones: an empty list of
+/// orders would leave nothing to infer a query's backend from.
 pub fn fallback(model: &Model) -> TokenStream {
     expand_orders(model, false)
 }
@@ -66,9 +67,10 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
         let variant = &order.variant;
         quote!(Self::#variant => #index)
     });
-    let mut list = quote!(#rt::Nil<#ident>);
+    let mut list = quote!((#ident, #rt::Nil<#ident>));
     let mut each_order = Vec::new();
     if valid {
+        list = quote!(#rt::Nil<#ident>);
         list = unique.iter().rev().fold(list, |rest, order| {
             let (forward, reversed) = (marker(model, order, false), marker(model, order, true));
             quote!((#forward, (#reversed, #rest)))
@@ -140,6 +142,16 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
             impl #rt::OrderSet for #order_enum {
                 type Row = #ident;
                 type List = #list;
+            }
+
+            #[automatically_derived]
+            impl #rt::OrdersOf<#ident> for #order_enum {
+                type Set = Self;
+
+                #[inline]
+                fn order(self) -> Self {
+                    self
+                }
             }
 
             #[automatically_derived]

@@ -52,6 +52,8 @@ pub struct Model<'a> {
     /// A field has `#[tiebreaker]` but no `#[sort]`: already an error, and the rules about
     /// missing keys or a missing tiebreaker would only repeat it.
     pub unsorted_tiebreaker: bool,
+    /// The fields marked `#[tiebreaker]`, in field order: what a named order must end with.
+    pub tiebreakers: Vec<&'a Ident>,
     /// Every field is a column of the model's table (none is `embed`, `deserialize_as`, or a
     /// `select_expression` other than one of those columns), each a different one: Diesel's
     /// `Selectable` then outputs each key under its column's name, and no name twice.
@@ -201,6 +203,8 @@ impl<'a> Model<'a> {
         let named = options.declared_orders > 0;
         let sorted = fields.iter().any(|field| field.sort.is_some());
         let mut unsorted_tiebreaker = false;
+        let tiebreakers = fields.iter().filter(|field| field.tiebreaker.is_some());
+        let tiebreakers = tiebreakers.map(|field| field.ident).collect();
         let mut keys = Vec::new();
         for field in &fields {
             match (&field.sort, &field.tiebreaker) {
@@ -244,6 +248,7 @@ impl<'a> Model<'a> {
             listing: options.listing.map(|name| name.value()),
             text_collation: options.text_collation.map(|collation| collation.value()),
             unsorted_tiebreaker,
+            tiebreakers,
             own_columns,
         })
     }

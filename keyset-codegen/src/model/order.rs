@@ -63,21 +63,9 @@ impl<'a> NamedOrder<'a> {
     }
 }
 
-/// `new` → `New`, `most_read` → `MostRead`, at the name's span.
+/// `new` → `New`, `most_read` → `MostRead`, at the name's span (the parser refused every name
+/// whose variant is no identifier).
 fn variant_name(name: &Ident) -> Ident {
     let text = name.to_string();
-    let camel: String = text
-        .trim_start_matches("r#")
-        .split('_')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect())
-                .unwrap_or_default()
-        })
-        .collect::<Vec<String>>()
-        .concat();
-    Ident::new(&camel, name.span())
+    Ident::new(&crate::spelling::variant_of(text.trim_start_matches("r#")), name.span())
 }

@@ -135,7 +135,7 @@ impl std::error::Error for ParseOrderError {}
 /// assert_eq!(PostOrder::Title.direction(), SortDirection::Asc); // its first key's
 /// assert_eq!(serde_json::from_str::<PostOrder>(r#""top""#).unwrap(), PostOrder::Top);
 /// ```
-pub trait Orders: OrderSet + Copy + 'static {
+pub trait Orders: OrderSet + OrdersOf<<Self as OrderSet>::Row, Set = Self> + Copy + 'static {
     /// The order's name, as a client writes it.
     fn name(self) -> &'static str;
     /// The direction of the order's first key, as declared.
@@ -143,6 +143,26 @@ pub trait Orders: OrderSet + Copy + 'static {
     /// The order's position among the declared ones, from 0.
     #[doc(hidden)]
     fn index(self) -> usize;
+}
+
+/// An order enum of model `M`: what [`Paginate::paginate_by`](crate::Paginate::paginate_by)
+/// takes, whose orders are the model's (`Set` is the enum itself). Implemented by
+/// `#[derive(Keyset)]` for each order enum, and implied by [`Orders`] (so that a helper generic
+/// over `O: Orders<Row = Post>` pages too), but not implemented for every type that is one: a
+/// type that is no order enum of `M` (another model's, a string) has no impl at all, and is one
+/// error, this one.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`paginate_by` takes an order of `{M}`: a variant of its order enum",
+    label = "not one of `{M}`'s orders",
+    note = "pass a variant of `{M}Order` (unless `#[keyset(order_enum = ..)]` names the enum otherwise), the orders `{M}`'s `#[keyset(order(..))]` declares; a client's `?sort=` name becomes one with `.parse::<{M}Order>()`",
+    note = "a query pages in the orders of the model it selects first: to page another model's rows, select that model with `.select(Model::as_select())`"
+)]
+pub trait OrdersOf<M> {
+    /// The enum itself, known to be `M`'s.
+    type Set: Orders<Row = M>;
+    /// The order, as a value of [`Set`](Self::Set).
+    fn order(self) -> Self::Set;
 }
 
 /// The position in the order list of `order` in direction `dir` (`None`: as declared): order `i`

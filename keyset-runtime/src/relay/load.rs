@@ -8,7 +8,7 @@ use super::ConnectionArgs;
 use crate::error::Error;
 use crate::fetched::Loaded;
 use crate::orders::list::OrderSet;
-use crate::orders::named::{list_index, Orders, SortDirection};
+use crate::orders::named::{list_index, OrdersOf, SortDirection};
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Reading;
 use crate::run::PageQuery;
@@ -116,11 +116,11 @@ pub fn load_connection_by<'query, Q, Conn, O, N>(
     node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
-    Q: PageQuery<'query, Conn, O>,
-    O: Orders<Row = Q::Model>,
+    Q: PageQuery<'query, Conn, <O as OrdersOf<<Q as Paginate>::Model>>::Set>,
+    O: OrdersOf<<Q as Paginate>::Model>,
     N: OutputType,
 {
-    let paginated = args.paginated::<Q, O>(query, list_index(order, dir))?;
+    let paginated = args.paginated::<Q, O::Set>(query, list_index(order.order(), dir))?;
     connection(paginated.load_edges(conn)?, args, node)
 }
 
@@ -234,11 +234,11 @@ pub async fn load_connection_by_async<'query, Q, Conn, O, N>(
     node: impl FnMut(Q::Item) -> N,
 ) -> Result<Connection<String, N>, Error>
 where
-    Q: crate::AsyncPageQuery<'query, Conn, O>,
-    O: Orders<Row = Q::Model>,
+    Q: crate::AsyncPageQuery<'query, Conn, <O as OrdersOf<<Q as Paginate>::Model>>::Set>,
+    O: OrdersOf<<Q as Paginate>::Model>,
     Q::Item: Send,
     N: OutputType,
 {
-    let paginated = args.paginated::<Q, O>(query, list_index(order, dir))?;
+    let paginated = args.paginated::<Q, O::Set>(query, list_index(order.order(), dir))?;
     connection(paginated.load_edges_async(conn).await?, args, node)
 }

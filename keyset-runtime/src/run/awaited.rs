@@ -57,18 +57,13 @@ impl Exec for Awaited {
     }
 }
 
-impl<Conn> Connects<Conn> for Awaited
-where
-    Conn: AsyncConnectionCore,
-    Conn::Backend: SeekDialect,
-{
-    type Backend = Conn::Backend;
+impl<Conn: AsyncConnection> Connects<Conn> for Awaited {
+    type Backend = <Conn as AsyncConnection>::Backend;
 }
 
 impl<'q, S, Conn, Item> Load<'q, Conn, Item, Awaited> for S
 where
-    Conn: AsyncConnectionCore,
-    Conn::Backend: SeekDialect,
+    Conn: AsyncConnection + AsyncConnectionCore,
     Item: Send + 'static,
     S: LoadQuery<'q, Conn, Item> + 'q,
 {
@@ -80,10 +75,26 @@ where
     }
 }
 
+/// A diesel-async connection, what `load_page_async` runs on (see `BlockingConnection`).
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is no diesel-async connection, which `load_page_async` (and `total_count_async`, `load_page_sharded_async`) runs on",
+    label = "not a diesel-async connection",
+    note = "on a blocking Diesel connection (`SqliteConnection`, `PgConnection`, `MysqlConnection`, or an r2d2 pooled one), call the blocking twin: `.load_page(conn)` (`total_count`, `load_page_sharded`); for async, open a diesel-async one (`AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<SqliteConnection>`) or take it from its pool as `&mut *pooled`"
+)]
+pub trait AsyncConnection: Send {
+    /// The backend it talks to.
+    type Backend: SeekDialect;
+}
+
+#[diagnostic::do_not_recommend]
+impl<Conn: AsyncConnectionCore<Backend: SeekDialect>> AsyncConnection for Conn {
+    type Backend = Conn::Backend;
+}
+
 impl<'q, O, Q, Conn> Drive<'q, O, Q, Conn> for Awaited
 where
-    Conn: AsyncConnectionCore,
-    Conn::Backend: SeekDialect,
+    Conn: AsyncConnection,
     O: SortOrder<Row = Q::Model>,
     Q: Walks<'q, O, Conn, Awaited> + Send,
     Q::Item: Send,
@@ -211,8 +222,8 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     where
         Q: Query + SelectDsl<CountStar> + Clone,
         Q::SqlType: SelectsModel,
-        Conn: AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,
-        Conn::Backend: SeekDialect,
+        Conn:
+            AsyncConnection + AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,
         Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + 'q,
     {
         self.count::<Conn, Awaited>(conn)

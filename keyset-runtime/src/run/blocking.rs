@@ -6,6 +6,7 @@ use std::future::{ready, Future, Ready};
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
+use diesel::connection::LoadConnection;
 use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::SelectDsl;
@@ -49,18 +50,14 @@ impl Exec for Blocking {
     }
 }
 
-impl<Conn> Connects<Conn> for Blocking
-where
-    Conn: diesel::Connection,
-    Conn::Backend: SeekDialect,
-{
-    type Backend = Conn::Backend;
+impl<Conn: BlockingConnection> Connects<Conn> for Blocking {
+    type Backend = <Conn as BlockingConnection>::Backend;
 }
 
+#[diagnostic::do_not_recommend]
 impl<'q, S, Conn, Item> Load<'q, Conn, Item, Blocking> for S
 where
-    Conn: diesel::Connection,
-    Conn::Backend: SeekDialect,
+    Conn: BlockingConnection + diesel::Connection,
     S: LoadQuery<'q, Conn, Item> + RunQueryDsl<Conn>,
 {
     fn load_rows<'a>(self, conn: &'a mut Conn) -> Ready<QueryResult<Vec<Item>>>
@@ -71,10 +68,27 @@ where
     }
 }
 
+/// A blocking Diesel connection, what `load_page` runs on: the first thing a page asks of its
+/// connection, so that paging on an async one is told the call to make instead.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is no blocking Diesel connection, which `load_page` (and `total_count`, `load_page_sharded`) runs on",
+    label = "not a blocking Diesel connection",
+    note = "on a diesel-async connection (`AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<..>`, or a pooled one as `&mut *pooled`), call the async twin: `.load_page_async(conn).await` (`total_count_async`, `load_page_sharded_async`; feature `diesel-async`)"
+)]
+pub trait BlockingConnection {
+    /// The backend it talks to.
+    type Backend: SeekDialect;
+}
+
+#[diagnostic::do_not_recommend]
+impl<Conn: LoadConnection<Backend: SeekDialect>> BlockingConnection for Conn {
+    type Backend = Conn::Backend;
+}
+
 impl<'q, O, Q, Conn> Drive<'q, O, Q, Conn> for Blocking
 where
-    Conn: diesel::Connection,
-    Conn::Backend: SeekDialect,
+    Conn: BlockingConnection,
     O: SortOrder<Row = Q::Model>,
     Q: Walks<'q, O, Conn, Blocking>,
 {
@@ -232,8 +246,8 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     where
         Q: Query + SelectDsl<CountStar> + Clone,
         Q::SqlType: SelectsModel,
-        Conn: diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,
-        Conn::Backend: SeekDialect,
+        Conn: BlockingConnection
+            + diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,
         Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + RunQueryDsl<Conn>,
     {
         self.count::<Conn, Blocking>(conn).into_inner()

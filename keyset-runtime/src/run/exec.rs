@@ -39,6 +39,12 @@ pub trait Connects<Conn>: Exec {
 /// A statement whose rows `X` can load on `Conn`: implemented for every statement Diesel (or
 /// diesel-async) can load as `Item` rows there.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a page's statement cannot be loaded on `{Conn}` this way",
+    label = "`load_page` takes a blocking Diesel connection, `load_page_async` a diesel-async one",
+    note = "on a diesel-async connection (`AsyncPgConnection`, `AsyncMysqlConnection`, `SyncConnectionWrapper<..>`, or a pooled one as `&mut *pooled`), call `.load_page_async(conn).await`; on a blocking one (`SqliteConnection`, `PgConnection`, `MysqlConnection`), call `.load_page(conn)`",
+    note = "the query must load its selection (`Model::as_select()`) on `{Conn}`'s backend"
+)]
 pub trait Load<'q, Conn, Item, X: Exec>: Sized {
     /// The statement's rows.
     fn load_rows<'a>(self, conn: &'a mut Conn) -> X::Page<'a, QueryResult<Vec<Item>>>
