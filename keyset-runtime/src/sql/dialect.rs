@@ -60,6 +60,7 @@ pub trait LimitStyle: 'static {
 
 /// `LIMIT ?`: one statement for every page size.
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
 pub struct Bound;
 
 /// `LIMIT 21`: one statement per page size, which PostgreSQL can plan once for good.
