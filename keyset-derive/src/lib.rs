@@ -29,9 +29,15 @@ use proc_macro::TokenStream;
 /// | `nulls = ..` in `#[sort(..)]` | an `Option<T>` field | `#[sort(desc, nulls = last)]`, `#[sort(asc, nulls = first)]` | none: required on an `Option<T>` key, an error on any other |
 /// | `#[tiebreaker]` | the last sort key(s) | `#[tiebreaker]`, no arguments | none: the sort order needs one |
 /// | `#[tiebreaker(unique)]` | the last sort key | `#[tiebreaker(unique)]` | the tiebreaker must be the primary key unless `unique` is written |
+/// | `#[keyset(order(name: field dir, ..))]` | the struct | `#[keyset(order(top: score desc, id desc))]`; an `Option` field adds `nulls first` or `nulls last`; several orders in one attribute or several | none: a named order a client chooses at run time, ending with the `#[tiebreaker]` field; the name is one identifier (a keyword too, but not `self`) |
+/// | `#[keyset(listing = "..")]` | the struct | `#[keyset(listing = "admin")]` | none: a name the listing's tokens carry, so that another listing of the same table and order refuses them |
 /// | `#[keyset(max_token_len = ..)]` | the struct | `#[keyset(max_token_len = 4096)]`, from 64 to 65 536 characters | 1024: the longest token the listing issues and accepts; raise it for long text keys |
+/// | `#[keyset(cursor = ..)]` | the struct | `#[keyset(cursor = PostKey)]` | `<Model>Cursor`: the generated cursor's name |
+/// | `#[keyset(order_enum = ..)]` | the struct, with named orders | `#[keyset(order_enum = PostSort)]` | `<Model>Order`: the generated enum of the named orders |
+/// | `#[keyset(text_collation = "..")]` | the struct | `#[keyset(text_collation = "C")]`: `"C"`, `"POSIX"`, `"ucs_basic"`, `"BINARY"`, `"utf8mb4_nopad_bin"` | none: every shard's text key columns sort in this byte-order collation, so that pages of several shards may merge on them |
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
+/// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker, and no index of the model's table holds it) |
 ///
 /// The sort keys are the `#[sort(..)]` fields, **in field order**: the first is the leading key
 /// of the ORDER BY. Other `#[diesel(..)]` keys (`check_for_backend`, `serialize_as`,
@@ -66,17 +72,24 @@ use proc_macro::TokenStream;
 ///    (`#[sort(desc, nulls = last)]`), since databases disagree about it; the ORDER BY then pins
 ///    that placement on every backend and the predicate handles NULL cursor values. `nulls = ..`
 ///    on a field that is not an `Option<T>` is an error.
-/// 10. **Not a column**: a sort key with `#[diesel(embed)]`, `#[diesel(select_expression = ..)]`
-///     or `#[diesel(deserialize_as = ..)]` holds no single column's value to compare.
+/// 10. **Not a column**: a sort key with `#[diesel(embed)]` or `#[diesel(deserialize_as = ..)]`,
+///     or whose `#[diesel(select_expression = ..)]` is an expression rather than a bare column,
+///     holds no single column's value to compare; a bare column of a joined table is a key,
+///     but not a tiebreaker (which must be unique in the model's own table).
 /// 11. **Misused attributes**: an unknown or repeated `#[sort(..)]` argument (`#[sort(dsec)]`,
 ///     `#[sort(asc, desc)]`), `#[sort]` without a direction, `#[tiebreaker]` with arguments other
 ///     than `unique`, `#[sort]` or `#[tiebreaker]` on the struct or twice on one field,
 ///     `#[keyset(..)]` on a field, with an unknown or repeated option, or a `max_token_len`
 ///     outside 64 to 65 536.
+/// 12. **Named orders**: every `#[keyset(order(..))]` by the rules above (a tiebreaker last,
+///     a direction per key, NULL placement on `Option` keys, in lower case), each key a field of
+///     the struct, once; names unique, each one identifier whose UpperCamelCase names a variant
+///     (`most_read`, not `most-read` or `"top"`; not `self`, whose variant would be `Self`).
 ///
 /// Every mistake of one derive is reported at once, each at the attribute, argument or field at
-/// fault. When there are any, the derive still defines `<Model>Cursor` and the `Keyset` impl, so
-/// that code using them adds no errors of its own.
+/// fault. When there are any, the derive still defines `<Model>Cursor`, the `Keyset` impl and the
+/// order enum, paging in the keys it could trust, so that code using them adds no errors of its
+/// own. The guides (`keyset_runtime::guide`) show each attribute at work, in examples that run.
 #[proc_macro_derive(Keyset, attributes(sort, tiebreaker, keyset, diesel))]
 pub fn derive_keyset(input: TokenStream) -> TokenStream {
     keyset_codegen::derive_keyset(input.into()).into()

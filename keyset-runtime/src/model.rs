@@ -120,7 +120,7 @@ pub trait Keyset: Sized + 'static {
     /// instead (`created_at = ? AND id < ?`, then `created_at < ?`), because SQLite seeks only
     /// the leading column of the single predicate; on PostgreSQL, in mixed directions, it runs
     /// every tie level in one statement, their `UNION ALL`, for the same reason (a query that
-    /// selects the model alone, see the README's "The SQL").
+    /// selects the model alone, see [the SQL guide](crate::guide::sql)).
     ///
     /// **Not always an index seek with a nullable leading key.** When the NULLs of a nullable
     /// leading key lie past the cursor, the predicate has to take them too (`.. OR due IS

@@ -53,7 +53,7 @@ impl Backend for Mariadb {
     }
 
     /// The posts table of `tests/mysql/` (`DATETIME(6)`, utf8mb4), a real table here. Diesel
-    /// binds `Timestamp` as MySQL's TIMESTAMP, 1970 to 2038 only (README): the seed's and the
+    /// binds `Timestamp` as MySQL's TIMESTAMP, 1970 to 2038 only (docs/reliability.md): the seed's and the
     /// writer's timestamps are all of 2023.
     fn create_table(primary: &mut MysqlConnection) {
         let create = keyset_tests::schema::MYSQL_DDL

@@ -2,8 +2,8 @@
 //! backend: the indexes `Story::INDEXES` lists (one per distinct order; an order and its reverse
 //! share one, and so do `new` and `old`) are the test schema's, and every statement a page at a
 //! deep cursor runs, forward and back, is an index seek with no sort. The first and last pages
-//! read their order's index from an end without a sort too, except where the README says an
-//! engine cannot: `due`'s NULL placement (last ascending) is not MariaDB's own, so there its
+//! read their order's index from an end without a sort too, except where the nullable-keys guide
+//! says an engine cannot: `due`'s NULL placement (last ascending) is not MariaDB's own, so there its
 //! first and last pages sort.
 //!
 //! A named order's statements are those of a model declaring the same order with field
@@ -291,9 +291,10 @@ fn every_order_and_its_reverse_is_served_by_its_index() {
             }
         }
     }
-    // The README's exception, and no other: MariaDB pins `due`'s placement, which is not its
-    // own, with a leading `published_at IS NULL` term, so its first and last pages sort (in both
-    // directions). SQLite's `NULLS LAST` and PostgreSQL's own placement read the index.
+    // The nullable-keys guide's exception, and no other: MariaDB pins `due`'s placement, which
+    // is not its own, with a leading `published_at IS NULL` term, so its first and last pages
+    // sort (in both directions). SQLite's `NULLS LAST` and PostgreSQL's own placement read the
+    // index.
     let sorted: Vec<StoryOrder> = sorted_ends.iter().map(|(order, _)| *order).collect();
     let expected = match backend() {
         Backend::Mysql => vec![StoryOrder::Due; 2 * DIRECTIONS.len()],

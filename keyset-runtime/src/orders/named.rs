@@ -135,7 +135,9 @@ impl std::error::Error for ParseOrderError {}
 /// assert_eq!(PostOrder::Title.direction(), SortDirection::Asc); // its first key's
 /// assert_eq!(serde_json::from_str::<PostOrder>(r#""top""#).unwrap(), PostOrder::Top);
 /// ```
-pub trait Orders: OrderSet + OrdersOf<<Self as OrderSet>::Row, Set = Self> + Copy + 'static {
+pub trait Orders:
+    OrderSet + OrdersOf<<Self as OrderSet>::Row, Set = Self> + Copy + 'static
+{
     /// The order's name, as a client writes it.
     fn name(self) -> &'static str;
     /// The direction of the order's first key, as declared.
