@@ -12,8 +12,10 @@ use syn::{Attribute, Ident, LitStr, Token};
 use crate::spelling::did_you_mean;
 
 mod keyset;
+mod order;
 
-pub use keyset::{parse_keyset_struct, KeysetStruct, OrderAttr};
+pub use keyset::{parse_keyset_struct, KeysetStruct};
+pub use order::OrderAttr;
 
 pub(crate) mod kw {
     syn::custom_keyword!(asc);
