@@ -19,6 +19,7 @@ pub use crate::shards::{MergeKeys, TextInByteOrder};
 pub use crate::sql::{Asc, Desc, End, Key, Nullable, NullsFirst, NullsLast};
 pub use crate::token::format::{fingerprint, MAX_TOKEN_LEN};
 pub use crate::token::value::{CursorValue, Reader, Writer};
+pub use crate::token::Engine;
 pub use diesel;
 pub use serde;
 

@@ -3,6 +3,7 @@
 //! three.
 
 pub mod asynchronous;
+pub mod bound_values;
 pub mod compose;
 pub mod concurrent;
 pub mod db;

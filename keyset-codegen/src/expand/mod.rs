@@ -166,6 +166,10 @@ pub(crate) fn cursor_struct(
 pub(crate) fn cursor_value(cursor: &Ident, keys: &[&SortKey]) -> TokenStream {
     let rt = runtime();
     let (write_fields, read_fields) = (write_fields(keys), read_fields(keys));
+    let check_fields = keys.iter().map(|key| {
+        let (name, ty) = (key.ident, key.ty);
+        quote_spanned!(ty.span()=> <#ty as #rt::CursorValue>::check_bind(&self.#name, __engine)?;)
+    });
     quote! {
         #[automatically_derived]
         impl #rt::CursorValue for #cursor {
@@ -179,6 +183,14 @@ pub(crate) fn cursor_value(cursor: &Ident, keys: &[&SortKey]) -> TokenStream {
                 __input: &mut #rt::Reader<'_>,
             ) -> ::core::result::Result<Self, #rt::CursorError> {
                 ::core::result::Result::Ok(Self { #(#read_fields,)* })
+            }
+
+            fn check_bind(
+                &self,
+                __engine: #rt::Engine,
+            ) -> ::core::result::Result<(), #rt::CursorError> {
+                #(#check_fields)*
+                ::core::result::Result::Ok(())
             }
         }
     }

@@ -26,11 +26,13 @@ mod plan;
 
 use std::marker::PhantomData;
 
+use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::orders::SortOrder;
 use crate::position::Position;
 use crate::request::RequestError;
 use crate::sql::{KeyShape, OrderBy, Seek, SeekDialect, SeekLevel, Walk};
+use crate::token::CursorValue;
 
 pub(crate) use plan::Copies;
 use plan::Plan;
@@ -76,14 +78,18 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
 
 impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// The page of `limit` rows (the size served) at `position`, which walks `W`, run on backend
-    /// `DB`; `copies` says what the query allows ([`Copies`]). Fails when a page number's OFFSET
-    /// does not fit a `BIGINT`.
+    /// `DB`; `copies` says what the query allows ([`Copies`]). Fails when the cursor holds a
+    /// value `DB` cannot bind (the client's token: see `token/bind.rs`), or a page number's
+    /// OFFSET does not fit a `BIGINT`.
     pub(crate) fn new<DB: SeekDialect>(
         position: Position<M::Cursor>,
         (limit, copies): (u32, Copies),
         model: fn(&Item) -> &M::Row,
-    ) -> Result<Self, RequestError> {
+    ) -> Result<Self, Error> {
         debug_assert_eq!(position.is_backward(), W::BACKWARD, "a page walks its position's way");
+        if let Position::After(cursor) | Position::Before(cursor) = &position {
+            cursor.check_bind(DB::ENGINE)?;
+        }
         let offset = match position {
             Position::Number(number) => i64::from(number - 1)
                 .checked_mul(i64::from(limit))

@@ -7,8 +7,13 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::QueryResult;
 
+use crate::token::Engine;
+
 /// How a backend wants the seek predicate written. Implemented for each backend feature enabled.
 pub trait SeekDialect: Backend {
+    /// The engine, which a decoded cursor's values are checked against before they are bound
+    /// ([`CursorValue::check_bind`](crate::token::CursorValue::check_bind)).
+    const ENGINE: Engine;
     /// Whether a row-value comparison `(a, b) < (?, ?)` is an exact index seek here, and so the
     /// best shape when every key has the same direction. Where it is not (or not portable), the
     /// OR expansion with a leading bound is used.
@@ -106,6 +111,7 @@ where
 /// one statement per sort key (pinned: `tests/sqlite/plan.rs`).
 #[cfg(feature = "sqlite")]
 impl SeekDialect for diesel::sqlite::Sqlite {
+    const ENGINE: Engine = Engine::Sqlite;
     const ROW_VALUES: bool = false;
     const ASC_NULLS_FIRST: bool = true;
     const NULLS_CLAUSE: bool = true;
@@ -133,6 +139,7 @@ impl SeekDialect for diesel::sqlite::Sqlite {
 /// expansion with a leading bound.
 #[cfg(feature = "postgres_backend")]
 impl SeekDialect for diesel::pg::Pg {
+    const ENGINE: Engine = Engine::Postgres;
     const ROW_VALUES: bool = true;
     const ASC_NULLS_FIRST: bool = false;
     const NULLS_CLAUSE: bool = true;
@@ -158,6 +165,7 @@ impl SeekDialect for diesel::pg::Pg {
 /// leaving it out takes a page from 1.34x to 1.27x the first page's time.
 #[cfg(feature = "mysql_backend")]
 impl SeekDialect for diesel::mysql::Mysql {
+    const ENGINE: Engine = Engine::Mysql;
     const ROW_VALUES: bool = false;
     const ASC_NULLS_FIRST: bool = true;
     // MySQL and MariaDB reject `NULLS FIRST/LAST`.

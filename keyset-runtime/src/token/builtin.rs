@@ -3,6 +3,7 @@
 //! (feature `uuid`); the time crate's dates and times (feature `time`, in `builtin/time_values.rs`);
 //! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`).
 
+use super::bind::{unbindable, Engine};
 use super::error::CursorError;
 use super::value::{invalid, CursorValue, Reader, Writer};
 
@@ -43,7 +44,33 @@ macro_rules! fixed_values {
     )*};
 }
 
-fixed_values!(u8, i8, u128, i128, f32, f64);
+fixed_values!(u8, i8, u128, i128);
+
+macro_rules! float_values {
+    ($($ty:ty),*) => {$(
+        impl CursorValue for $ty {
+            fn write(&self, out: &mut Writer) {
+                out.bytes(&self.to_le_bytes());
+            }
+            fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+                input.array().map(<$ty>::from_le_bytes)
+            }
+            /// SQLite binds a NaN as NULL, and MySQL's and MariaDB's floats hold neither NaN
+            /// nor an infinity; PostgreSQL's hold both.
+            fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+                match engine {
+                    Engine::Sqlite if self.is_nan() => Err(unbindable(engine, "a NaN")),
+                    Engine::Mysql if !self.is_finite() => {
+                        Err(unbindable(engine, "a NaN or an infinity"))
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
+    )*};
+}
+
+float_values!(f32, f64);
 
 impl CursorValue for usize {
     fn write(&self, out: &mut Writer) {
@@ -101,6 +128,15 @@ impl CursorValue for String {
             Err(_) => Err(invalid("a string is not UTF-8")),
         }
     }
+    /// PostgreSQL's text holds no NUL character (SQLite's and MySQL's do).
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        match engine {
+            Engine::Postgres if self.contains('\0') => {
+                Err(unbindable(engine, "a string holding a NUL character"))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl<T: CursorValue> CursorValue for Option<T> {
@@ -120,6 +156,9 @@ impl<T: CursorValue> CursorValue for Option<T> {
             other => Err(invalid(format!("an option's tag is 0 or 1, found {other}"))),
         }
     }
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        self.as_ref().map_or(Ok(()), |value| value.check_bind(engine))
+    }
 }
 
 /// Tuples, for hand-built cursors and tests: the elements in order.
@@ -134,6 +173,12 @@ macro_rules! tuple_values {
             fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
                 Ok(($($name::read(input)?,)+))
             }
+            #[allow(non_snake_case)]
+            fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+                let ($($name,)+) = self;
+                $($name.check_bind(engine)?;)+
+                Ok(())
+            }
         }
     )*};
 }
@@ -142,9 +187,12 @@ tuple_values! { (A) (A, B) (A, B, C) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E
 
 #[cfg(feature = "chrono")]
 mod chrono_values {
-    use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+    use chrono::{
+        DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc,
+    };
 
-    use super::{invalid, CursorError, CursorValue, Reader, Writer};
+    use super::{invalid, CursorError, CursorValue, Engine, Reader, Writer};
+    use crate::token::bind::{check_date, check_instant, check_time};
 
     impl CursorValue for DateTime<Utc> {
         fn write(&self, out: &mut Writer) {
@@ -158,6 +206,9 @@ mod chrono_values {
                 .and_then(|nanos| DateTime::from_timestamp(seconds, nanos))
                 .ok_or_else(|| invalid("a timestamp out of range"))
         }
+        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+            check_instant(engine, self.timestamp(), self.timestamp_subsec_nanos())
+        }
     }
 
     impl CursorValue for NaiveDateTime {
@@ -166,6 +217,9 @@ mod chrono_values {
         }
         fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
             DateTime::<Utc>::read(input).map(|at| at.naive_utc())
+        }
+        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+            self.and_utc().check_bind(engine)
         }
     }
 
@@ -182,17 +236,24 @@ mod chrono_values {
                 .map(|offset| at.with_timezone(&offset))
                 .ok_or_else(|| invalid("a UTC offset out of range"))
         }
+        /// Bound as its UTC instant.
+        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+            self.to_utc().check_bind(engine)
+        }
     }
 
     impl CursorValue for NaiveDate {
         fn write(&self, out: &mut Writer) {
-            out.signed(chrono::Datelike::num_days_from_ce(self).into());
+            out.signed(self.num_days_from_ce().into());
         }
         fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
             i32::try_from(input.signed()?)
                 .ok()
                 .and_then(NaiveDate::from_num_days_from_ce_opt)
                 .ok_or_else(|| invalid("a date out of range"))
+        }
+        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+            check_date(engine, self.num_days_from_ce().into(), self.year())
         }
     }
 
@@ -210,6 +271,9 @@ mod chrono_values {
                     NaiveTime::from_num_seconds_from_midnight_opt(seconds, nanos)
                 })
                 .ok_or_else(|| invalid("a time of day out of range"))
+        }
+        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+            check_time(engine, self.nanosecond())
         }
     }
 }

@@ -31,6 +31,7 @@
 //! (sent as `after`). Every row behind an empty page is all the rows there are: the page is empty
 //! because none lies ahead of its cursor.
 
+mod bind;
 mod builtin;
 pub(crate) mod codec;
 pub(crate) mod direction;
@@ -43,8 +44,9 @@ pub(crate) mod signed;
 pub(crate) mod value;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
+use base64::Engine as _;
 
+pub use bind::Engine;
 use direction::Direction;
 use error::CursorError;
 use format::{END, MAX_TOKEN_LEN, SIGNED, VERSION};

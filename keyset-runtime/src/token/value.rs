@@ -30,6 +30,7 @@
 //! Reading never panics and allocates only what the token holds: a length prefix is checked
 //! against the bytes left before anything is allocated. The impls are in `builtin.rs`.
 
+use super::bind::Engine;
 use super::error::CursorError;
 
 /// A value that can travel in a cursor token: every sort key's type implements it, and so does
@@ -73,6 +74,19 @@ pub trait CursorValue: Sized {
     fn write(&self, out: &mut Writer);
     /// Reads one value written by [`write`](Self::write), consuming exactly its bytes.
     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError>;
+    /// Whether `engine` can bind the value as its column's SQL type: checked on a decoded
+    /// cursor before a page runs, so that a value a client wrote into a token and no column can
+    /// hold (a NUL in PostgreSQL's text, a timestamp of the year −5000) is a [`CursorError`], not
+    /// a database error. A value the engine can hold must pass, or tokens issued for rows would
+    /// be refused.
+    ///
+    /// The default accepts every value: right for a type written as an integer, a bool, bytes
+    /// or a UUID, which every engine binds whatever their value. A type written as a text, a
+    /// float, a decimal or a date and time hands the check on to that type (see [`Engine`]).
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        let _ = engine;
+        Ok(())
+    }
 }
 
 /// The bytes a token's values are written into.

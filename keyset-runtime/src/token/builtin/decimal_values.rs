@@ -9,7 +9,7 @@
 use bigdecimal::num_bigint::{BigInt, Sign};
 use bigdecimal::BigDecimal;
 
-use super::{invalid, CursorError, CursorValue, Reader, Writer};
+use super::{invalid, unbindable, CursorError, CursorValue, Engine, Reader, Writer};
 
 /// The largest scale read, either way: PostgreSQL's largest (`numeric` keeps at most 16383
 /// digits after the point), far beyond MySQL's and MariaDB's (30 and 38). A crafted token cannot
@@ -46,6 +46,16 @@ impl CursorValue for BigDecimal {
             (Some(_), true) => Sign::Minus,
         };
         Ok(BigDecimal::new(BigInt::from_bytes_le(sign, magnitude), scale))
+    }
+    /// Diesel binds a decimal to SQLite as the `f64` nearest to it, and fails where there is
+    /// none.
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        match engine {
+            Engine::Sqlite if bigdecimal::ToPrimitive::to_f64(self).is_none() => {
+                Err(unbindable(engine, "a decimal beyond the range of a double"))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
-use super::{invalid, CursorError, CursorValue, Reader, Writer};
+use super::{invalid, CursorError, CursorValue, Engine, Reader, Writer};
+use crate::token::bind::{check_date, check_instant};
 
 /// The Julian day of 0001-01-01 minus one: chrono counts a date's days from the common era
 /// (0001-01-01 is day 1), the time crate by Julian day.
@@ -34,6 +35,9 @@ impl CursorValue for PrimitiveDateTime {
     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
         read_instant(input).map(|at| PrimitiveDateTime::new(at.date(), at.time()))
     }
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        self.assume_utc().check_bind(engine)
+    }
 }
 
 /// Diesel's `Timestamptz`: the instant, then the offset it is shown at, so the value reads back
@@ -60,6 +64,10 @@ impl CursorValue for OffsetDateTime {
             .map(|local| PrimitiveDateTime::new(local.date(), local.time()).assume_offset(offset))
             .ok_or_else(|| invalid("a timestamp out of range"))
     }
+    /// Bound as its UTC instant (the time crate has no leap seconds).
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        check_instant(engine, self.unix_timestamp(), self.nanosecond())
+    }
 }
 
 impl CursorValue for Date {
@@ -72,6 +80,9 @@ impl CursorValue for Date {
             .and_then(|days| days.checked_add(JULIAN_DAY_OF_CE))
             .and_then(|julian_day| Date::from_julian_day(julian_day).ok())
             .ok_or_else(|| invalid("a date out of range"))
+    }
+    fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
+        check_date(engine, (self.to_julian_day() - JULIAN_DAY_OF_CE).into(), self.year())
     }
 }
 
