@@ -62,6 +62,7 @@ mod plan;
 mod range_partitions;
 mod shared;
 mod sql;
+mod statement_count;
 mod union;
 mod zoned_and_wide_keys;
 

@@ -48,8 +48,8 @@ pub trait SeekDialect: Backend {
     /// expansion, which seeks only the leading bound. For queries that select the model alone
     /// and can run more than once.
     const UNITE_TIE_LEVELS: bool = false;
-    /// How a page's `LIMIT` is written: bound (`Bound`), or literally (`Literal`) where the
-    /// engine then plans the statement once (see `sql/limit.rs`).
+    /// How a page's `LIMIT` is written: bound (`Bound`), or literally for the common page sizes
+    /// (`Literal`) where the engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
     /// Whether every value a page binds (cursor values, `LIMIT`, `OFFSET`) is written `+?`, which
     /// the planner cannot read, where a planner that reads bound values re-prepares a cached
@@ -68,7 +68,8 @@ pub trait LimitStyle: 'static {
 #[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
 pub struct Bound;
 
-/// `LIMIT 21`: one statement per page size, which PostgreSQL can plan once for good.
+/// `LIMIT 21` for the common page sizes, each a statement PostgreSQL can plan once for good,
+/// and `LIMIT $1` for the others (`sql/limit.rs`).
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
 pub struct Literal;
@@ -153,7 +154,7 @@ impl SeekDialect for diesel::pg::Pg {
     // Mixed directions: the levels' union is a Merge Append of exact seeks (sql/union.rs).
     const UNITE_TIE_LEVELS: bool = true;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
-    // executions (sql/limit.rs).
+    // executions, so the common page sizes are written (sql/limit.rs).
     type LimitStyle = Literal;
 }
 

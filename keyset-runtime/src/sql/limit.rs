@@ -1,18 +1,26 @@
 //! The page's `LIMIT` (and a page number's `OFFSET`): bound as a parameter (on SQLite `+?`, see
-//! [`SeekDialect::OPAQUE_BINDS`]), or, on PostgreSQL, written into the SQL.
+//! [`SeekDialect::OPAQUE_BINDS`]), or, on PostgreSQL, written into the SQL for the common page
+//! sizes.
 //!
 //! PostgreSQL plans a prepared statement anew on every execution until a generic plan looks no
 //! worse than the custom ones, and it costs a generic plan with `LIMIT $1` as if the limit were
 //! unknown: measured, such a statement never switched to a generic plan under the default
 //! `plan_cache_mode = auto` (0 of 51 executions), while the same statement with `LIMIT 21`
 //! switched after five, and a page then cost 0.029 ms instead of 0.044 (uniform directions;
-//! 0.040 instead of 0.063 for mixed ones): most of a page is planning. A page's limit takes few
-//! values (the page sizes a listing serves, plus one), so written literally it gives few
-//! statements, each planned once.
+//! 0.040 instead of 0.063 for mixed ones): most of a page is planning.
+//!
+//! But the client chooses the limit: written literally for every value, a client asking for
+//! each page size from 1 to 100 made about 3,600 prepared statements per connection (each
+//! backend grew by 23 MB). So only the [`LITERAL_LIMITS`] are written (the statement limits of
+//! pages of 5, 10, 20, 25, 30, 50 and 100 rows, the sizes listings serve by default and clients
+//! pick), each planned once for good; every other limit is bound, one statement more for all
+//! of them. A statement shape thus has at most eight prepared statements per connection,
+//! whatever the client asks. An `OFFSET` (a page number) is always bound: its values are
+//! unbounded, and a page by number is the costly path anyway.
 //!
 //! A literal limit makes the SQL text depend on a value, so such a statement must not keep a
 //! static `QueryId`: Diesel would serve the statement of one page size for another. It is cached
-//! by its SQL text instead, one prepared statement per page size.
+//! by its SQL text instead.
 
 use std::marker::PhantomData;
 
@@ -78,10 +86,10 @@ where
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         self.query.walk_ast(out.reborrow())?;
         out.push_sql(" LIMIT ");
-        number::<L, DB>(out.reborrow(), &self.limit)?;
+        limit::<L, DB>(out.reborrow(), &self.limit)?;
         if let Some(offset) = self.offset.offset() {
             out.push_sql(" OFFSET ");
-            number::<L, DB>(out.reborrow(), offset)?;
+            push_value::<DB, BigInt, i64>(out.reborrow(), offset)?;
         }
         Ok(())
     }
@@ -105,8 +113,15 @@ impl OffsetPart for Offset {
     }
 }
 
-/// `value`, bound or written, as `L` says.
-pub(super) fn number<'b, L: LimitStyle, DB>(
+/// The statement limits written literally where the backend writes any ([`LimitStyle::LITERAL`]):
+/// one more than the common page sizes 5, 10, 20, 25, 30, 50 and 100, the row that tells
+/// whether another page follows. Seven, so that with the bound form a statement shape has at
+/// most eight prepared statements.
+pub(crate) const LITERAL_LIMITS: [i64; 7] = [6, 11, 21, 26, 31, 51, 101];
+
+/// A statement's limit `value`: written where `L` writes limits and it is one of the
+/// [`LITERAL_LIMITS`], bound otherwise.
+pub(super) fn limit<'b, L: LimitStyle, DB>(
     mut out: AstPass<'_, 'b, DB>,
     value: &'b i64,
 ) -> QueryResult<()>
@@ -114,7 +129,7 @@ where
     DB: SeekDialect + HasSqlType<BigInt>,
     i64: ToSql<BigInt, DB>,
 {
-    if L::LITERAL {
+    if L::LITERAL && LITERAL_LIMITS.contains(value) {
         out.push_sql(&value.to_string());
         Ok(())
     } else {

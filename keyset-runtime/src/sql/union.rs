@@ -52,7 +52,7 @@ use diesel::{QueryResult, RunQueryDsl};
 
 use super::dialect::SeekDialect;
 use super::keys::SortColumns;
-use super::limit::number;
+use super::limit::limit;
 use super::order_by::OrderBy;
 use super::walk::Walk;
 use crate::orders::SortOrder;
@@ -110,7 +110,7 @@ where
         out.push_sql(" ORDER BY ");
         self.order.walk_by_names(out.reborrow(), self.names)?;
         out.push_sql(" LIMIT ");
-        number::<DB::LimitStyle, DB>(out, &self.limit)
+        limit::<DB::LimitStyle, DB>(out, &self.limit)
     }
 }
 
