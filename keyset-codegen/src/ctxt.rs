@@ -10,9 +10,10 @@ use quote::ToTokens;
 #[derive(Default)]
 pub struct Ctxt {
     errors: Option<syn::Error>,
-    /// A mistake that rustc reports itself (a misspelled attribute): the model is invalid, but
-    /// an error of ours would only repeat rustc's.
-    left_to_rustc: bool,
+    /// Mistakes that rustc reports itself (a misspelled attribute), in words: the model is
+    /// invalid, but an error of ours would only repeat rustc's. The migration writer, which has
+    /// no rustc beside it, names them.
+    left_to_rustc: Vec<String>,
 }
 
 impl Ctxt {
@@ -34,9 +35,10 @@ impl Ctxt {
     }
 
     /// Records that the model is invalid for a reason rustc reports on its own (e.g. "cannot
-    /// find attribute `srot`"): no error of ours, but no expansion of a valid model either.
-    pub fn left_to_rustc(&mut self) {
-        self.left_to_rustc = true;
+    /// find attribute `srot`"), given in words: no error of ours, but no expansion of a valid
+    /// model either.
+    pub fn left_to_rustc(&mut self, reason: impl Display) {
+        self.left_to_rustc.push(reason.to_string());
     }
 
     /// Ends collection: `Err` with all errors combined as `compile_error!`s (none when rustc
@@ -44,8 +46,16 @@ impl Ctxt {
     pub fn finish(self) -> Result<(), TokenStream> {
         match self.errors {
             Some(errors) => Err(errors.to_compile_error()),
-            None if self.left_to_rustc => Err(TokenStream::new()),
+            None if !self.left_to_rustc.is_empty() => Err(TokenStream::new()),
             None => Ok(()),
         }
+    }
+
+    /// Ends collection for the migration writer: every reason the model is invalid, in words
+    /// (rustc's to report included), none when it is valid, so exactly when
+    /// [`finish`](Self::finish) fails.
+    pub fn reasons(self) -> Vec<String> {
+        let errors = self.errors.into_iter().flatten().map(|error| error.to_string());
+        errors.chain(self.left_to_rustc).collect()
     }
 }

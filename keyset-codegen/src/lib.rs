@@ -34,7 +34,8 @@
 //! create (replayed in Diesel's order) and, when they differ, writes one new migration that drops
 //! the indexes no longer needed and creates the new ones: a migration already written is never
 //! edited, since it may have been applied. When nothing changed it writes nothing, so the build
-//! does not loop.
+//! does not loop. It writes only from every model: one the derive refuses, or a file that does
+//! not parse, writes nothing ([`MigrationError::Refused`]).
 //!
 //! **Order.** A new index migration sorts after every existing migration, and an index is only
 //! written once a migration creates its table (any form of `CREATE TABLE` in an `up.sql`), or the
@@ -67,7 +68,9 @@ mod spelling;
 mod valid;
 
 pub use index::Backend;
-pub use migrations::{Changes, MigrationError, Migrations, Mode, OrderProblem, Written};
+pub use migrations::{
+    Changes, MigrationError, Migrations, Mode, OrderProblem, Refusal, Written,
+};
 
 #[cfg(test)]
 mod tests;

@@ -11,12 +11,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-pub use error::{Changes, MigrationError, OrderProblem};
+pub use error::{Changes, MigrationError, OrderProblem, Refusal};
 pub use mode::Mode;
 
-use crate::ctxt::Ctxt;
 use crate::index::{self, Backend, Creation, Index};
-use crate::model::Model;
 use folders::{Folder, KEYSET_SUFFIX};
 
 const HEADER: &str =
@@ -141,25 +139,13 @@ impl Migrations {
     fn wants(&self) -> Result<Wants, MigrationError> {
         let mut wanted = BTreeMap::new();
         let mut unindexed = BTreeMap::new();
-        for file in sources::rust_files(&self.sources)? {
-            let text = fs::read_to_string(&file).map_err(io(&file))?;
-            // A file that does not parse is the compiler's to report.
-            let Ok(parsed) = syn::parse_file(&text) else { continue };
-            for input in sources::derive_inputs(parsed.items) {
-                let mut cx = Ctxt::new();
-                let Some(model) = Model::from_ast(&mut cx, &input) else { continue };
-                crate::valid::check(&mut cx, &model);
-                // An invalid model is the derive's to report; it gets no index.
-                if cx.finish().is_err() {
-                    continue;
-                }
-                for index in Index::for_model(&model) {
-                    let create = index.create_sql(self.backend, self.creation);
-                    wanted.insert(index.name(), Wanted { table: index.table.clone(), create });
-                }
-                unindexed.extend(Index::unserved(&model));
+        sources::each_model(&self.sources, |model| {
+            for index in Index::for_model(model) {
+                let create = index.create_sql(self.backend, self.creation);
+                wanted.insert(index.name(), Wanted { table: index.table.clone(), create });
             }
-        }
+            unindexed.extend(Index::unserved(model));
+        })?;
         Ok((wanted, unindexed))
     }
 

@@ -1,7 +1,8 @@
 //! A real build script, run by a real `cargo build` of a scratch crate: what a user's build does
 //! in each mode. Locally the build writes and names the files to commit; in CI (`CI` set) or with
 //! `KEYSET_MIGRATIONS=check` it never writes, and stale migrations fail it with the diff; a
-//! change of either variable reruns the build script.
+//! change of either variable reruns the build script. A model the derive refuses writes nothing:
+//! a warning locally, a failure in CI.
 //!
 //! The scratch crate has a target directory of its own (a cargo inside `cargo test` must not wait
 //! for the outer one's lock); it is kept between runs, so only the first run compiles syn.
@@ -179,6 +180,23 @@ fn a_build_writes_locally_never_in_ci_and_reruns_when_the_mode_changes() {
     let write = scratch.build(&[("CI", "true"), ("KEYSET_MIGRATIONS", "write")]);
     assert!(write.status.success(), "{}", stderr(&write));
     assert_eq!(scratch.keyset_folders("sqlite").len(), 2);
+    // A model the derive refuses (here read by build.rs only, so the crate still compiles):
+    // locally a warning, and nothing written, where a drop of its index was written before.
+    fs::write(
+        scratch.root.join("models/post.rs"),
+        "#[derive(Keyset)] #[diesel(table_name = posts)] struct Post { #[sort(desc)] id: i64 }",
+    )
+    .unwrap();
+    let local = scratch.build(&[]);
+    let out = stderr(&local);
+    assert!(local.status.success(), "{out}");
+    assert!(out.contains("warning: scratch@0.0.0: keyset wrote no migration"), "{out}");
+    assert!(out.contains("`#[derive(Keyset)]` refuses `Post`: the sort order is not"), "{out}");
+    assert_eq!(scratch.keyset_folders("sqlite").len(), 2);
+    let ci = scratch.build(&[("CI", "true")]);
+    assert!(!ci.status.success(), "{}", stderr(&ci));
+    assert!(stderr(&ci).contains("keyset wrote and checked no migration"), "{}", stderr(&ci));
+
     let bad = scratch.build(&[("KEYSET_MIGRATIONS", "always")]);
     assert!(
         stderr(&bad).contains("KEYSET_MIGRATIONS=\"always\" is not a mode"),

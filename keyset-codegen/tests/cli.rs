@@ -1,5 +1,6 @@
 //! The `keyset-migrations` binary on a scratch project: `check` exits 1 with the diff while the
-//! migrations lag the models, `write` writes and names the folder, then `check` passes.
+//! migrations lag the models, `write` writes and names the folder, then `check` passes; a model
+//! the derive refuses makes both exit 1 and write nothing.
 
 use std::fs;
 use std::path::PathBuf;
@@ -52,6 +53,26 @@ fn check_fails_until_write_has_written() {
     let check = run(&root, &["check"]);
     assert!(check.status.success(), "{}", text(&check.stderr));
     assert_eq!(text(&check.stdout), "the migrations are up to date\n");
+
+    // No tiebreaker: the derive refuses the model. Neither command writes a migration (which
+    // would drop its index); both fail and say why.
+    fs::write(
+        root.join("models.rs"),
+        "#[derive(Keyset)] #[diesel(table_name = posts)]
+         struct Post { #[sort(desc)] id: i64 }",
+    )
+    .unwrap();
+    let folders = || fs::read_dir(root.join("migrations")).unwrap().count();
+    for command in ["write", "check"] {
+        let refused = run(&root, &[command]);
+        let err = text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{command}: {err}");
+        assert!(err.contains("keyset wrote and checked no migration"), "{command}: {err}");
+        assert!(err.contains("models.rs: `#[derive(Keyset)]` refuses `Post`: "), "{err}");
+        assert!(err.contains("no field is marked `#[tiebreaker]`"), "{command}: {err}");
+        assert_eq!(text(&refused.stdout), "", "{command}");
+        assert_eq!(folders(), 2, "{command} wrote nothing");
+    }
 
     let usage = run(&root, &["apply"]);
     assert_eq!(usage.status.code(), Some(2));

@@ -95,6 +95,57 @@ impl fmt::Display for OrderProblem {
     }
 }
 
+/// A model in the sources that the migration writer could not read, or a source file that does
+/// not parse: one of the reasons for [`MigrationError::Refused`].
+///
+/// ```
+/// # use keyset_codegen::{Backend, MigrationError, Migrations};
+/// let dir = std::env::temp_dir().join(format!("keyset-doc-refusal-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// // No `#[tiebreaker]`: the derive refuses the model, so the writer writes nothing.
+/// std::fs::write(dir.join("models.rs"), r#"
+///     #[derive(Keyset)]
+///     struct Comment { #[sort(asc)] id: i64 }
+/// "#).unwrap();
+/// let migrations =
+///     Migrations::new(Backend::Sqlite, dir.join("migrations")).source(dir.join("models.rs"));
+/// match migrations.write() {
+///     Err(MigrationError::Refused { refusals }) => {
+///         assert_eq!(refusals[0].model.as_deref(), Some("Comment"));
+///         assert!(refusals[0].reasons[0].contains("no field is marked `#[tiebreaker]`"));
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(!dir.join("migrations").exists(), "nothing written");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Refusal {
+    /// The source file.
+    pub file: PathBuf,
+    /// The struct (or enum) with `#[derive(Keyset)]` that the derive refuses; `None` when the
+    /// file does not parse as Rust.
+    pub model: Option<String>,
+    /// Why, as the derive's errors say it (the compiler shows the same, at their places).
+    pub reasons: Vec<String>,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = self.file.display();
+        let reasons = self.reasons.join("; ").replace('\n', " ");
+        match &self.model {
+            Some(model) => write!(f, "{file}: `#[derive(Keyset)]` refuses `{model}`: {reasons}"),
+            None => write!(
+                f,
+                "{file} does not parse as Rust: {reasons} (if the crate does not compile this \
+                 file, move it out of the sources searched, `.source(..)` or `--source`)"
+            ),
+        }
+    }
+}
+
 /// Why the migrations could not be read, written or checked. Its `Display` says what is wrong
 /// and what to do.
 ///
@@ -130,6 +181,13 @@ pub enum MigrationError {
         dir: PathBuf,
         /// Each misplaced index migration.
         problems: Vec<OrderProblem>,
+    },
+    /// The writer could not read every model in the sources: a model the derive refuses, or a
+    /// file that does not parse. Nothing is written or checked, since a migration written from
+    /// the other models would drop the indexes of those it could not read.
+    Refused {
+        /// Each refused model and each file that does not parse.
+        refusals: Vec<Refusal>,
     },
     /// `KEYSET_MIGRATIONS` holds a value that is neither `write` nor `check`.
     Mode {
@@ -171,6 +229,19 @@ impl fmt::Display for MigrationError {
                 write!(f, "the keyset migrations in {} are out of order:", dir.display())?;
                 for problem in problems {
                     write!(f, "\n- {problem}")?;
+                }
+                Ok(())
+            }
+            MigrationError::Refused { refusals } => {
+                write!(
+                    f,
+                    "keyset wrote and checked no migration: it could not read every model in the \
+                     sources, and a migration written from the others would drop the indexes of \
+                     those it could not read. Fix these (the compiler shows where), then run \
+                     again:"
+                )?;
+                for refusal in refusals {
+                    write!(f, "\n- {refusal}")?;
                 }
                 Ok(())
             }

@@ -54,7 +54,9 @@ impl Mode {
 impl Migrations {
     /// For a build script: tells cargo what to watch (the sources, the migrations, and the
     /// variables read), then writes or checks as [`Mode::from_env`] says. A failure ends the
-    /// build script with the message on stderr, which cargo shows.
+    /// build script with the message on stderr, which cargo shows; but in write mode a model
+    /// the derive refuses ([`MigrationError::Refused`]) is a warning, with nothing written, and
+    /// the compiler reports the model.
     ///
     /// ```no_run
     /// // build.rs
@@ -91,9 +93,27 @@ impl Migrations {
         say(format!("cargo:rerun-if-env-changed={VARIABLE}"));
         say("cargo:rerun-if-env-changed=CI".to_owned());
         if mode == Mode::Check {
+            // A check that could not read every model cannot vouch for the migrations: it fails
+            // (in CI the refused model fails the compile anyway; a stray file that does not
+            // parse would otherwise turn the check off unseen).
             return self.check();
         }
-        let written = self.write()?;
+        let written = match self.write() {
+            // Nothing written, and the build goes on: rustc, which compiles the crate after this
+            // script, reports the refused model (or the file that does not parse) at its place;
+            // failing here would stop cargo before it and hide that error behind ours.
+            Err(MigrationError::Refused { refusals }) => {
+                for refusal in &refusals {
+                    say(format!(
+                        "cargo:warning=keyset wrote no migration, since it could not read every \
+                         model (one written from the others would drop this one's indexes): \
+                         {refusal}"
+                    ));
+                }
+                return Ok(());
+            }
+            written => written?,
+        };
         for folder in &written.folders {
             let folder = folder.display();
             say(format!(

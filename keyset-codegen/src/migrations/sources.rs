@@ -3,11 +3,55 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::MigrationError;
+use super::{MigrationError, Refusal};
+use crate::ctxt::Ctxt;
+use crate::model::Model;
+
+/// Calls `each` with every model in the sources, or fails when the reading is partial: a file
+/// that does not parse, or a model the derive refuses ([`MigrationError::Refused`], naming them
+/// all). Skipping them would look like models removed, and write the drop of their indexes.
+pub(super) fn each_model(
+    sources: &[PathBuf],
+    mut each: impl FnMut(&Model),
+) -> Result<(), MigrationError> {
+    let mut refusals = Vec::new();
+    for file in rust_files(sources)? {
+        let text = fs::read_to_string(&file).map_err(io(&file))?;
+        let parsed = match syn::parse_file(&text) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                refusals.push(Refusal { file, model: None, reasons: vec![error.to_string()] });
+                continue;
+            }
+        };
+        for input in derive_inputs(parsed.items) {
+            let mut cx = Ctxt::new();
+            let model = Model::from_ast(&mut cx, &input);
+            if let Some(model) = &model {
+                crate::valid::check(&mut cx, model);
+            }
+            let reasons = cx.reasons();
+            match model {
+                Some(model) if reasons.is_empty() => each(&model),
+                // A model that could not be built always records why.
+                _ => refusals.push(Refusal {
+                    file: file.clone(),
+                    model: Some(input.ident.to_string()),
+                    reasons,
+                }),
+            }
+        }
+    }
+    if refusals.is_empty() {
+        Ok(())
+    } else {
+        Err(MigrationError::Refused { refusals })
+    }
+}
 
 /// Every `.rs` file among `sources` (files, or directories searched recursively), sorted so
 /// that the result does not depend on the order the file system lists them in.
-pub(super) fn rust_files(sources: &[PathBuf]) -> Result<Vec<PathBuf>, MigrationError> {
+fn rust_files(sources: &[PathBuf]) -> Result<Vec<PathBuf>, MigrationError> {
     let mut files = Vec::new();
     for source in sources {
         collect(source, &mut files)?;
@@ -36,12 +80,15 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), MigrationError> {
     Ok(())
 }
 
-/// Every struct with `#[derive(.., Keyset, ..)]`, also inside inline modules.
-pub(super) fn derive_inputs(items: Vec<syn::Item>) -> Vec<syn::DeriveInput> {
+/// Every item with `#[derive(.., Keyset, ..)]`, also inside inline modules: the structs, and
+/// the enums and unions, which the derive refuses.
+fn derive_inputs(items: Vec<syn::Item>) -> Vec<syn::DeriveInput> {
     let mut found = Vec::new();
     for item in items {
         match item {
             syn::Item::Struct(item) if derives_keyset(&item.attrs) => found.push(item.into()),
+            syn::Item::Enum(item) if derives_keyset(&item.attrs) => found.push(item.into()),
+            syn::Item::Union(item) if derives_keyset(&item.attrs) => found.push(item.into()),
             syn::Item::Mod(module) => {
                 if let Some((_, items)) = module.content {
                     found.extend(derive_inputs(items));

@@ -69,7 +69,7 @@ impl<'a> FieldAttrs<'a> {
                 // `#[srot(desc)]`, `#[tiebraker]`: rustc reports them and suggests the right
                 // name. The field counts as having the attribute meant, so that no rule reports
                 // its absence ("missing tiebreaker") as if it were another mistake.
-                cx.left_to_rustc();
+                cx.left_to_rustc(misspelled_reason(attr, meant));
                 match meant {
                     "sort" if sort.is_none() => sort = Some(SortAttr::unparsed(attr)),
                     "tiebreaker" if tiebreaker.is_none() => {
@@ -123,6 +123,13 @@ pub(super) fn misspelled(attr: &syn::Attribute, names: &[&'static str]) -> Optio
         return None;
     }
     names.iter().copied().find(|name| misspelling_of(&word, name))
+}
+
+/// Why a misspelled attribute makes the model invalid, in words, for the migration writer (the
+/// derive leaves it to rustc): `` `#[srot]` is not an attribute: did you mean `#[sort]`? ``.
+pub(super) fn misspelled_reason(attr: &syn::Attribute, meant: &str) -> String {
+    let word = attr.path().get_ident().map(Ident::to_string).unwrap_or_default();
+    format!("`#[{word}]` is not an attribute: did you mean `#[{meant}]`?")
 }
 
 /// "already has `#[sort(desc)]`": names the first so the user knows which one stays.

@@ -12,7 +12,7 @@ use crate::ctxt::Ctxt;
 mod field;
 mod order;
 
-use field::{misspelled, FieldAttrs};
+use field::{misspelled, misspelled_reason, FieldAttrs};
 
 /// A struct that derives `Keyset`.
 pub struct Model<'a> {
@@ -119,9 +119,9 @@ impl<'a> Model<'a> {
     /// not stop the model from being built from the rest, so validation still runs.
     pub fn from_ast(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<Model<'a>> {
         for attr in &input.attrs {
-            if misspelled(attr, &["sort", "tiebreaker", "keyset"]).is_some() {
+            if let Some(meant) = misspelled(attr, &["sort", "tiebreaker", "keyset"]) {
                 // rustc reports it ("cannot find attribute"), and suggests the name.
-                cx.left_to_rustc();
+                cx.left_to_rustc(misspelled_reason(attr, meant));
             }
             if attr.path().is_ident("sort") || attr.path().is_ident("tiebreaker") {
                 cx.error_spanned_by(

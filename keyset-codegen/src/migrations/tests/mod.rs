@@ -1,11 +1,14 @@
 //! The writer on temporary directories: what it writes, that it writes nothing when nothing
 //! changed, that a changed order gives a new migration (never an edit), the order against the
-//! migrations that create the tables, and the check mode.
+//! migrations that create the tables, and the check mode. What a model the derive refuses does
+//! (nothing) is in `refused`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::*;
+
+mod refused;
 
 /// A fresh directory under the target dir, removed when dropped.
 struct Scratch(PathBuf);
@@ -72,8 +75,6 @@ const NEWEST: &str = r#"
             #[sort(asc)] #[tiebreaker(unique)] slug: String,
         }
     }
-    #[derive(Keyset)]
-    struct Invalid { #[sort(asc)] no_tiebreaker: i64 }
 "#;
 
 #[test]
