@@ -112,6 +112,113 @@ async fn an_exhausted_pool_is_503_with_retry_after_within_the_wait() {
     }
 }
 
+/// The issue's case on the servers: the table locked by another session (PostgreSQL's
+/// `LOCK TABLE .. IN ACCESS EXCLUSIVE MODE` in an open transaction, MariaDB's `LOCK TABLES ..
+/// WRITE`). The request that holds the pool's one connection waits for the lock in the database;
+/// the next is a `503` with `Retry-After` after the pool's wait, not queued behind it. Once the
+/// lock is released, the first is served. (SQLite's WAL readers wait for no lock: the test above
+/// holds its connections instead.)
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_table_is_503_past_the_pool_not_a_queue() {
+    let options = PoolOptions { max_size: 1, wait_timeout: WAIT, ..PoolOptions::default() };
+    for database in databases::all("degrade_lock", 20, options).await {
+        let Some(url) = database.url.as_deref() else { continue };
+        let who = &database.name;
+        let mut lock = locks::Lock::take(url).await;
+        let web = Server::start(web::router(database.db.clone())).await;
+        let client = web.client();
+        let stuck = tokio::spawn(async move { client.get("/posts?limit=2").await });
+        lock.wait_for_a_waiter(who).await;
+
+        let (reply, took) = timed(who, web.get("/posts?limit=2")).await;
+        assert_eq!(reply.status, 503, "{who}: {}", reply.body);
+        assert_eq!(reply.retry_after.as_deref(), Some("1"), "{who}");
+        assert!(took < WAIT + SLACK, "{who}: answered after {took:?}, the wait is {WAIT:?}");
+
+        lock.release().await;
+        let served = tokio::time::timeout(HANG, stuck).await.expect("served once unlocked");
+        let served = served.expect("no panic");
+        assert_eq!(served.status, 200, "{who}: the request that waited: {}", served.body);
+    }
+}
+
+/// A lock on `posts` held by a session of the test's own.
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod locks {
+    use std::time::Duration;
+
+    use diesel::sql_types::BigInt;
+    use diesel_async::{AsyncConnection, RunQueryDsl, SimpleAsyncConnection};
+
+    pub enum Lock {
+        #[cfg(feature = "postgres")]
+        Postgres(diesel_async::AsyncPgConnection),
+        #[cfg(feature = "mysql")]
+        Mysql(diesel_async::AsyncMysqlConnection),
+    }
+
+    /// Sessions waiting for a lock on `posts`, as each server shows them.
+    #[cfg(feature = "postgres")]
+    const PG_WAITERS: &str =
+        "(SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'posts'::regclass)";
+    #[cfg(feature = "mysql")]
+    const MYSQL_WAITERS: &str = "(SELECT COUNT(*) FROM information_schema.PROCESSLIST \
+         WHERE DB = DATABASE() AND STATE LIKE 'Waiting for table%')";
+
+    impl Lock {
+        /// Locks `posts` on the server at `url` against every other session.
+        pub async fn take(url: &str) -> Lock {
+            #[cfg(feature = "postgres")]
+            if url.starts_with("postgres") {
+                let mut conn = diesel_async::AsyncPgConnection::establish(url).await.unwrap();
+                let sql = "BEGIN; LOCK TABLE posts IN ACCESS EXCLUSIVE MODE";
+                conn.batch_execute(sql).await.expect("lock the table");
+                return Lock::Postgres(conn);
+            }
+            #[cfg(feature = "mysql")]
+            if url.starts_with("mysql") {
+                let mut conn = diesel_async::AsyncMysqlConnection::establish(url).await.unwrap();
+                conn.batch_execute("LOCK TABLES posts WRITE").await.expect("lock the table");
+                return Lock::Mysql(conn);
+            }
+            panic!("no server backend in this build for {url}")
+        }
+
+        /// Returns once a session waits for the lock (the request that took the connection).
+        pub async fn wait_for_a_waiter(&mut self, who: &str) {
+            for _ in 0..200 {
+                let waiting: i64 = match self {
+                    #[cfg(feature = "postgres")]
+                    Lock::Postgres(conn) => diesel::select(diesel::dsl::sql::<BigInt>(PG_WAITERS))
+                        .get_result(conn)
+                        .await
+                        .expect("count the waiters"),
+                    #[cfg(feature = "mysql")]
+                    Lock::Mysql(conn) => diesel::select(diesel::dsl::sql::<BigInt>(MYSQL_WAITERS))
+                        .get_result(conn)
+                        .await
+                        .expect("count the waiters"),
+                };
+                if waiting > 0 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            panic!("{who}: no request waited for the table's lock within 5 s");
+        }
+
+        pub async fn release(self) {
+            match self {
+                #[cfg(feature = "postgres")]
+                Lock::Postgres(mut conn) => conn.batch_execute("COMMIT").await.expect("unlock"),
+                #[cfg(feature = "mysql")]
+                Lock::Mysql(mut conn) => conn.batch_execute("UNLOCK TABLES").await.expect("unlock"),
+            }
+        }
+    }
+}
+
 /// A title holding a NUL is a `422` naming it, on every database: PostgreSQL cannot store it
 /// in a text (SQLite and MariaDB could), and the handler refuses it before any query, so that
 /// every backend accepts the same posts. Nothing is stored.
