@@ -20,7 +20,7 @@
 //!   once rather than queued for as long as the database is blocked;
 //! - the server's own failure: `500` with `{"error": "internal error"}`, the detail logged.
 //!
-//! Every error, 4xx or 5xx, is `{"error": ".."}`.
+//! Each of these errors, 4xx or 5xx, is `{"error": ".."}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};

@@ -153,9 +153,9 @@ mod locks {
 
     pub enum Lock {
         #[cfg(feature = "postgres")]
-        Postgres(diesel_async::AsyncPgConnection),
+        Postgres(Box<diesel_async::AsyncPgConnection>),
         #[cfg(feature = "mysql")]
-        Mysql(diesel_async::AsyncMysqlConnection),
+        Mysql(Box<diesel_async::AsyncMysqlConnection>),
     }
 
     /// Sessions waiting for a lock on `posts`, as each server shows them.
@@ -174,13 +174,13 @@ mod locks {
                 let mut conn = diesel_async::AsyncPgConnection::establish(url).await.unwrap();
                 let sql = "BEGIN; LOCK TABLE posts IN ACCESS EXCLUSIVE MODE";
                 conn.batch_execute(sql).await.expect("lock the table");
-                return Lock::Postgres(conn);
+                return Lock::Postgres(Box::new(conn));
             }
             #[cfg(feature = "mysql")]
             if url.starts_with("mysql") {
                 let mut conn = diesel_async::AsyncMysqlConnection::establish(url).await.unwrap();
                 conn.batch_execute("LOCK TABLES posts WRITE").await.expect("lock the table");
-                return Lock::Mysql(conn);
+                return Lock::Mysql(Box::new(conn));
             }
             panic!("no server backend in this build for {url}")
         }
@@ -191,12 +191,12 @@ mod locks {
                 let waiting: i64 = match self {
                     #[cfg(feature = "postgres")]
                     Lock::Postgres(conn) => diesel::select(diesel::dsl::sql::<BigInt>(PG_WAITERS))
-                        .get_result(conn)
+                        .get_result(&mut **conn)
                         .await
                         .expect("count the waiters"),
                     #[cfg(feature = "mysql")]
                     Lock::Mysql(conn) => diesel::select(diesel::dsl::sql::<BigInt>(MYSQL_WAITERS))
-                        .get_result(conn)
+                        .get_result(&mut **conn)
                         .await
                         .expect("count the waiters"),
                 };
