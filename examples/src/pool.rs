@@ -109,10 +109,16 @@ impl Default for PoolOptions {
 }
 
 /// An environment variable of [`PoolOptions::from_env`] that is not a number of milliseconds.
-#[derive(Debug)]
 pub struct ConfigError {
     var: &'static str,
     value: String,
+}
+
+/// The message itself: what a `main` returning the error prints.
+impl std::fmt::Debug for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl std::fmt::Display for ConfigError {
