@@ -9,7 +9,8 @@
 //! The resolver pages with `load_connection_async` on a pool of diesel-async connections:
 //! SQLite in a temporary file by default, seeded with 1 000 posts; `DATABASE_URL` and the
 //! `postgres` or `mysql` feature select another database, as for the web example. `ADDR` sets the address (default
-//! `127.0.0.1:3001`). The schema is `examples/src/graphql.rs`.
+//! `127.0.0.1:3001`), `POOL_WAIT_TIMEOUT_MS` and `POOL_CREATE_TIMEOUT_MS` the pool's timeouts, as
+//! for the web example. The schema is `examples/src/graphql.rs`.
 
 use keyset_examples::db::Db;
 use keyset_examples::graphql::{router, schema};
@@ -19,7 +20,7 @@ use keyset_examples::pool::PoolOptions;
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let url = std::env::var("DATABASE_URL").ok();
     let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3001".to_owned());
-    let db = Db::open(url.as_deref(), 1_000, PoolOptions::default()).await?;
+    let db = Db::open(url.as_deref(), 1_000, PoolOptions::from_env()?).await?;
     println!("keyset GraphQL example: {} posts on {}", db.all().await?.len(), db.describe());
     let schema = schema(db);
     let listener = tokio::net::TcpListener::bind(&addr).await?;

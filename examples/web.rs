@@ -17,7 +17,9 @@
 //! `postgres://..` with the `postgres` feature (`--features web,postgres`), or `mysql://..`
 //! (MariaDB or MySQL) with the `mysql` feature; neither links a C client library. The table and
 //! its indexes (one per sort order, `Post::INDEXES`) are created when missing. `ADDR` sets the address to listen on (default
-//! `127.0.0.1:3000`). The service itself is `examples/src/web.rs`.
+//! `127.0.0.1:3000`). A request waits at most `POOL_WAIT_TIMEOUT_MS` (default 2000) for a free
+//! connection, then is answered `503` with `Retry-After`; opening a connection may take at most
+//! `POOL_CREATE_TIMEOUT_MS` (default 5000). The service itself is `examples/src/web.rs`.
 
 use keyset_examples::db::Db;
 use keyset_examples::pool::PoolOptions;
@@ -27,7 +29,7 @@ use keyset_examples::web::router;
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let url = std::env::var("DATABASE_URL").ok();
     let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
-    let db = Db::open(url.as_deref(), 1_000, PoolOptions::default()).await?;
+    let db = Db::open(url.as_deref(), 1_000, PoolOptions::from_env()?).await?;
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;
     println!("keyset web example: {} posts on {}", db.all().await?.len(), db.describe());

@@ -14,12 +14,27 @@
 //! key. A cursor pages on in its own order and direction only.
 //!
 //! Served at `POST /graphql` (a JSON body `{"query": "..", "variables": {..}}`), by
-//! [`router`].
+//! [`router`]. Errors carry `extensions.code`: `BAD_USER_INPUT` (a bad cursor or argument, with
+//! the reason), `SERVICE_UNAVAILABLE` (no database connection free within the pool's wait
+//! timeout; `extensions.retryAfter` in seconds), `INTERNAL_SERVER_ERROR` (the detail logged, not
+//! shown).
+//!
+//! HTTP status: a GraphQL response is `200` even with errors, as the GraphQL-over-HTTP spec asks
+//! of `application/json` (a field's error is part of the result, beside the data that could be
+//! had); but a response with no data at all because the database was busy is `503` with
+//! `Retry-After` (and the same GraphQL body), since then the service could serve nothing, as a
+//! proxy in front of it would say when overloaded: load balancers and clients' retry logic read
+//! the status, not the body. A query string over [`MAX_QUERY_LEN`](crate::web::MAX_QUERY_LEN) is
+//! `414`, its body a GraphQL error too.
 
 use async_graphql::connection::Connection;
 use async_graphql::{
     Context, EmptyMutation, EmptySubscription, Enum, ErrorExtensions, Object, Schema, SimpleObject,
 };
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use chrono::NaiveDateTime;
@@ -29,6 +44,10 @@ use keyset_runtime::{AsyncPageQuery, Paginate, SortDirection};
 
 use crate::db::{posts, Backend, Db, Post, PostOrder, PostsQuery};
 use crate::pool::PoolError;
+use crate::web::{query_too_long, RETRY_AFTER_SECS};
+
+/// `extensions.code` when no database connection came free in time: retry later.
+const SERVICE_UNAVAILABLE: &str = "SERVICE_UNAVAILABLE";
 
 /// The schema: queries only.
 pub type BlogSchema = Schema<QueryRoot, EmptyMutation, EmptySubscription>;
@@ -41,16 +60,38 @@ pub fn schema(db: Db) -> BlogSchema {
 /// `POST /graphql`, executing against `schema`.
 pub fn router(schema: BlogSchema) -> Router {
     Router::new()
-        .route(
-            "/graphql",
-            post(
-                |axum::extract::State(schema): axum::extract::State<BlogSchema>,
-                 Json(request): Json<async_graphql::Request>| async move {
-                    Json(schema.execute(request).await)
-                },
-            ),
-        )
+        .route("/graphql", post(execute))
+        .layer(middleware::from_fn(limit_query))
         .with_state(schema)
+}
+
+/// Runs one request: `200` with the response, but `503` with `Retry-After` when the database
+/// was too busy to give any data (see the module's documentation).
+async fn execute(
+    State(schema): State<BlogSchema>,
+    Json(request): Json<async_graphql::Request>,
+) -> Response {
+    let response = schema.execute(request).await;
+    let busy = response.errors.iter().any(|error| {
+        let code = error.extensions.as_ref().and_then(|extensions| extensions.get("code"));
+        code == Some(&async_graphql::Value::from(SERVICE_UNAVAILABLE))
+    });
+    if busy && response.data == async_graphql::Value::Null {
+        let headers = [(header::RETRY_AFTER, RETRY_AFTER_SECS.to_string())];
+        return (StatusCode::SERVICE_UNAVAILABLE, headers, Json(response)).into_response();
+    }
+    Json(response).into_response()
+}
+
+/// A query string over the web service's limit is `414`, with a GraphQL error as its body.
+async fn limit_query(request: Request, next: Next) -> Response {
+    let Some(message) = query_too_long(&request) else { return next.run(request).await };
+    let mut error = async_graphql::ServerError::new(message, None);
+    let mut extensions = async_graphql::ErrorExtensionValues::default();
+    extensions.set("code", "URI_TOO_LONG");
+    error.extensions = Some(extensions);
+    let response = async_graphql::Response::from_errors(vec![error]);
+    (StatusCode::URI_TOO_LONG, Json(response)).into_response()
 }
 
 /// A post, as the schema shows it. (Named `Post`, so its connection is `PostConnection` and its
@@ -153,7 +194,7 @@ impl QueryRoot {
             }
         };
         // A bad cursor is `BAD_USER_INPUT` with the reason; a database failure is logged, and
-        // the client is told no more.
+        // the client is told no more (`INTERNAL_SERVER_ERROR`).
         connection.map_err(|err| {
             if !err.is_client_error() {
                 eprintln!("internal error: {err}");
@@ -163,10 +204,22 @@ impl QueryRoot {
     }
 }
 
-/// No connection: logged, and the client is told no more.
+/// No connection. Busy (the pool's wait ran out): `SERVICE_UNAVAILABLE`, retry after
+/// [`RETRY_AFTER_SECS`]. Otherwise logged, and the client is told no more.
 fn unavailable(err: PoolError) -> async_graphql::Error {
+    if err.is_busy() {
+        eprintln!("busy: {err}");
+        return async_graphql::Error::new(
+            "the database is busy: no connection came free in time; retry",
+        )
+        .extend_with(|_, e| {
+            e.set("code", SERVICE_UNAVAILABLE);
+            e.set("retryAfter", RETRY_AFTER_SECS);
+        });
+    }
     eprintln!("internal error: {err}");
     async_graphql::Error::new("internal error: no database connection")
+        .extend_with(|_, e| e.set("code", "INTERNAL_SERVER_ERROR"))
 }
 
 /// One page of posts in `order` as a connection, on any connection keyset can page posts on:

@@ -11,25 +11,64 @@
 //!   new post (it lists first in `new`);
 //! - any bad request (an unknown `sort` or `dir`, a malformed or foreign cursor, a cursor of
 //!   another sort or direction, a cursor sent the wrong way, `after` with `before`, a limit that
-//!   is `0`, negative or not a number): `400` with `{"error": ".."}`.
+//!   is `0`, negative or not a number): `400` with `{"error": ".."}`;
+//! - a post the database cannot store (a title over 255 characters, or holding a NUL, which
+//!   PostgreSQL's text refuses; any value the database refuses as invalid): `422`;
+//! - a query string over [`MAX_QUERY_LEN`] bytes: `414`;
+//! - no database connection free within the pool's wait timeout
+//!   ([`PoolOptions`](crate::pool::PoolOptions), 2 s by default): `503` with `Retry-After`, at
+//!   once rather than queued for as long as the database is blocked;
+//! - the server's own failure: `500` with `{"error": "internal error"}`, the detail logged.
+//!
+//! Each of these errors, 4xx or 5xx, is `{"error": ".."}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use keyset_runtime::{Page, PageRequest, SortDirection};
 use serde::Deserialize;
 
-use crate::db::{self, Db, Post, PostOrder};
+use crate::db::{self, Db, Fault, Post, PostOrder};
 
 /// The service's routes, on the posts database. Each request takes a connection from the pool
 /// for as long as its statements run, and awaits them: nothing blocks an async thread (SQLite's
 /// calls run on tokio's blocking threads inside diesel-async's wrapper).
 pub fn router(db: Db) -> Router {
-    Router::new().route("/posts", get(list_posts).post(create_post)).with_state(db)
+    Router::new()
+        .route("/posts", get(list_posts).post(create_post))
+        .layer(middleware::from_fn(limit_query))
+        .with_state(db)
+}
+
+/// The longest query string served, in bytes: 8 KiB, what most proxies and servers allow a whole
+/// request line. The longest request here (`sort`, `dir`, `limit` and a title-order token of
+/// 2 048 characters) is a quarter of it. hyper itself refuses only URIs over 64 KiB.
+pub const MAX_QUERY_LEN: usize = 8 * 1024;
+
+/// Seconds a client is told to wait (`Retry-After`) when no connection came free: about the
+/// time a burst takes to drain, short of the pool's wait.
+pub const RETRY_AFTER_SECS: u64 = 1;
+
+/// A query string over [`MAX_QUERY_LEN`] is `414 URI Too Long`, before any handler parses it.
+async fn limit_query(request: Request, next: Next) -> Response {
+    match query_too_long(&request) {
+        Some(message) => ApiError { status: StatusCode::URI_TOO_LONG, message }.into_response(),
+        None => next.run(request).await,
+    }
+}
+
+/// Why `request`'s query string is refused, when it is over [`MAX_QUERY_LEN`] (each service
+/// answers `414` in its own error shape).
+pub fn query_too_long(request: &Request) -> Option<String> {
+    let len = request.uri().query().map_or(0, str::len);
+    (len > MAX_QUERY_LEN).then(|| {
+        format!("the query string is {len} bytes, over this server's limit of {MAX_QUERY_LEN}")
+    })
 }
 
 /// What `GET /posts` reads from its query string: the order, its direction, and the page
@@ -64,16 +103,24 @@ struct NewPost {
     score: i32,
 }
 
-/// `POST /posts`: adds a post, created now.
+/// `POST /posts`: adds a post, created now. A title every backend cannot store is refused
+/// here, before any query, so that the backends accept the same posts: over 255 characters
+/// (MySQL's column), or holding a NUL (PostgreSQL's text cannot; SQLite and MariaDB would store
+/// it).
 async fn create_post(
     State(db): State<Db>,
     JsonBody(post): JsonBody<NewPost>,
 ) -> Result<(StatusCode, Json<Post>), ApiError> {
+    let invalid = |message: String| ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, message };
     if post.title.chars().count() > Post::MAX_TITLE_LEN {
-        return Err(ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            message: format!("the title is longer than {} characters", Post::MAX_TITLE_LEN),
-        });
+        let max = Post::MAX_TITLE_LEN;
+        return Err(invalid(format!("the title is longer than {max} characters")));
+    }
+    if let Some(at) = post.title.chars().position(|c| c == '\0') {
+        return Err(invalid(format!(
+            "the title holds a NUL character (U+0000) at character {at}: PostgreSQL cannot \
+             store one in a text, so no database here is given one; remove it"
+        )));
     }
     let post = db.insert_scored(db::now(), post.score, &post.title).await?;
     Ok((StatusCode::CREATED, Json(post)))
@@ -109,7 +156,7 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody
     }
 }
 
-/// An error response: its status, and `{"error": message}`.
+/// An error response: its status, and `{"error": message}` (and `Retry-After` on a `503`).
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
@@ -136,13 +183,25 @@ impl From<keyset_runtime::Error> for ApiError {
     }
 }
 
-/// The same split for the database's errors: only a refused page request is the client's.
+/// The database's errors, by whose fault they are ([`db::Error::fault`]): a refused page
+/// request 400, a refused value 422, a busy pool 503, the rest ours (500, reason logged).
 impl From<db::Error> for ApiError {
     fn from(err: db::Error) -> Self {
-        match err {
-            db::Error::Page(err) => ApiError::from(err),
-            err => ApiError::internal(err),
-        }
+        let status = match err.fault() {
+            Fault::BadRequest => StatusCode::BAD_REQUEST,
+            Fault::InvalidData => StatusCode::UNPROCESSABLE_ENTITY,
+            Fault::Busy => {
+                // Logged: a pool that runs dry is worth knowing about.
+                eprintln!("busy: {err}");
+                let message = "the database is busy: no connection came free in time; retry";
+                return ApiError {
+                    status: StatusCode::SERVICE_UNAVAILABLE,
+                    message: message.into(),
+                };
+            }
+            Fault::Server => return ApiError::internal(err),
+        };
+        ApiError { status, message: err.to_string() }
     }
 }
 
@@ -162,7 +221,12 @@ impl From<JsonRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        let mut response =
+            (self.status, Json(serde_json::json!({ "error": self.message }))).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(header::RETRY_AFTER, RETRY_AFTER_SECS.into());
+        }
+        response
     }
 }
 

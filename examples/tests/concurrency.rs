@@ -58,7 +58,8 @@ struct Walk {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_walks_are_exact_while_a_writer_runs_on_deadpool() {
-    let options = PoolOptions { max_size: POOL_SIZE, kind: PoolKind::Deadpool };
+    let options =
+        PoolOptions { max_size: POOL_SIZE, kind: PoolKind::Deadpool, ..PoolOptions::default() };
     for database in databases::all("concurrency_deadpool", SEEDED, options).await {
         walk_while_writing(&database.name, &database.db).await;
     }
@@ -66,7 +67,8 @@ async fn concurrent_walks_are_exact_while_a_writer_runs_on_deadpool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_walks_are_exact_while_a_writer_runs_on_bb8() {
-    let options = PoolOptions { max_size: POOL_SIZE, kind: PoolKind::Bb8 };
+    let options =
+        PoolOptions { max_size: POOL_SIZE, kind: PoolKind::Bb8, ..PoolOptions::default() };
     for database in databases::all("concurrency_bb8", SEEDED, options).await {
         walk_while_writing(&database.name, &database.db).await;
     }

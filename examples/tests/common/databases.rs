@@ -11,6 +11,9 @@ use keyset_examples::pool::PoolOptions;
 pub struct Database {
     pub name: String,
     pub db: Db,
+    /// The server's URL it was opened with (its schema or database the test's own); `None` for
+    /// SQLite's temporary file.
+    pub url: Option<String>,
     _scratch: Option<Scratch>,
 }
 
@@ -18,7 +21,7 @@ pub struct Database {
 pub async fn all(test: &str, rows: i64, options: PoolOptions) -> Vec<Database> {
     let db = Db::open(None, rows, options).await.expect("open a temporary SQLite file");
     #[allow(unused_mut)]
-    let mut all = vec![Database { name: db.describe().to_owned(), db, _scratch: None }];
+    let mut all = vec![Database { name: db.describe().to_owned(), db, url: None, _scratch: None }];
     #[cfg(feature = "postgres")]
     all.push(postgres(test, rows, options).await);
     #[cfg(feature = "mysql")]
@@ -53,7 +56,7 @@ async fn postgres(test: &str, rows: i64, options: PoolOptions) -> Database {
     let db = Db::open(Some(&url), rows, options).await.expect("open PostgreSQL");
     let name = format!("{} (schema {schema})", db.describe());
     let drop = format!("DROP SCHEMA IF EXISTS {schema} CASCADE");
-    Database { name, db, _scratch: Some(Scratch::Postgres { url: base, drop }) }
+    Database { name, db, url: Some(url), _scratch: Some(Scratch::Postgres { url: base, drop }) }
 }
 
 #[cfg(feature = "mysql")]
@@ -78,7 +81,7 @@ async fn mysql(test: &str, rows: i64, options: PoolOptions) -> Database {
     let db = Db::open(Some(&url), rows, options).await.expect("open MariaDB");
     let name = format!("{} (database {database})", db.describe());
     let drop = format!("DROP DATABASE IF EXISTS {database}");
-    Database { name, db, _scratch: Some(Scratch::Mysql { url: base, drop }) }
+    Database { name, db, url: Some(url), _scratch: Some(Scratch::Mysql { url: base, drop }) }
 }
 
 /// Nothing to remove: this build has no server backend.

@@ -23,6 +23,8 @@ pub struct Server {
 pub struct Reply {
     pub status: u16,
     pub content_type: String,
+    /// The `Retry-After` header, if any.
+    pub retry_after: Option<String>,
     pub body: String,
 }
 
@@ -75,13 +77,15 @@ impl Server {
     async fn send(&self, request: axum::http::Request<Full<Bytes>>) -> Reply {
         let response = self.client.request(request).await.expect("the server answers");
         let status = response.status().as_u16();
-        let content_type = response
-            .headers()
-            .get("content-type")
-            .map(|value| value.to_str().expect("ASCII content type").to_owned())
-            .unwrap_or_default();
+        let header = |name: &str| {
+            let value = response.headers().get(name);
+            value.map(|value| value.to_str().expect("an ASCII header").to_owned())
+        };
+        let (content_type, retry_after) =
+            (header("content-type").unwrap_or_default(), header("retry-after"));
         let body = response.into_body().collect().await.expect("the whole body").to_bytes();
-        Reply { status, content_type, body: String::from_utf8(body.to_vec()).expect("UTF-8 body") }
+        let body = String::from_utf8(body.to_vec()).expect("UTF-8 body");
+        Reply { status, content_type, retry_after, body }
     }
 }
 

@@ -13,7 +13,10 @@ use keyset_runtime::migration::Backend as Dialect;
 use keyset_runtime::{AsyncPageQuery, Keyset, Page, PageRequest, Paginate, SortDirection};
 use serde::Serialize;
 
-use crate::pool::{sqlite_setup, Pool, PoolError, PoolOptions, SqliteConn, TempFile};
+use crate::pool::{sqlite_setup, Pool, PoolOptions, SqliteConn, TempFile};
+
+mod error;
+pub use error::{Error, Fault};
 
 diesel::table! {
     posts (id) {
@@ -113,58 +116,6 @@ struct Shared {
     _file: Option<TempFile>,
 }
 
-/// What went wrong with the database, or with the page a client asked for.
-#[derive(Debug)]
-pub enum Error {
-    /// No connection could be had.
-    Pool(PoolError),
-    /// A statement failed.
-    Query(diesel::result::Error),
-    /// Keyset refused the request (a bad cursor, a zero limit: the client's error), or its
-    /// page's statements failed.
-    Page(keyset_runtime::Error),
-    /// The database URL cannot be served by this build; the message says what to do instead.
-    Url(String),
-}
-
-impl Error {
-    /// Whether the client caused it (answer 400), not the server (500).
-    pub fn is_client_error(&self) -> bool {
-        matches!(self, Error::Page(err) if err.is_client_error())
-    }
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Pool(err) => err.fmt(f),
-            Error::Query(err) => write!(f, "query failed: {err}"),
-            Error::Page(err) => err.fmt(f),
-            Error::Url(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<PoolError> for Error {
-    fn from(err: PoolError) -> Self {
-        Error::Pool(err)
-    }
-}
-
-impl From<diesel::result::Error> for Error {
-    fn from(err: diesel::result::Error) -> Self {
-        Error::Query(err)
-    }
-}
-
-impl From<keyset_runtime::Error> for Error {
-    fn from(err: keyset_runtime::Error) -> Self {
-        Error::Page(err)
-    }
-}
-
 impl Db {
     /// Opens a pool on `url` and seeds the table with `rows` posts when it is empty (the table
     /// and its indexes are created when missing).
@@ -233,7 +184,7 @@ impl Db {
 
     /// The page `request` asks for, in sort order `order`, its first key in direction `dir`
     /// (`None`: as declared). A malformed token, one of another order or direction, or a zero
-    /// limit, is an error before any query runs; [`Error::is_client_error`] says to answer 400.
+    /// limit, is an error before any query runs; [`Error::fault`] says how to answer.
     pub async fn page(
         &self,
         order: PostOrder,
