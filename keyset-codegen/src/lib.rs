@@ -68,9 +68,7 @@ mod spelling;
 mod valid;
 
 pub use index::Backend;
-pub use migrations::{
-    Changes, MigrationError, Migrations, Mode, OrderProblem, Refusal, Written,
-};
+pub use migrations::{Changes, MigrationError, Migrations, Mode, OrderProblem, Refusal, Written};
 
 #[cfg(test)]
 mod tests;

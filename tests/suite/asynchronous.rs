@@ -31,12 +31,12 @@ use crate::{connect_async, AsyncConn, Conn};
 
 const ROWS: i64 = 120;
 
-fn runtime() -> Runtime {
+pub(crate) fn runtime() -> Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime")
 }
 
 /// The async connection with the rows `db::seeded(count)` gives the sync one.
-async fn seeded_async(count: i64) -> AsyncConn {
+pub(crate) async fn seeded_async(count: i64) -> AsyncConn {
     let mut conn = connect_async().await;
     // One row per statement: diesel-async's SQLite wrapper has no batch insert.
     for (id, name) in seed::authors() {

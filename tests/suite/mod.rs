@@ -21,5 +21,6 @@ pub mod orders;
 pub mod orders_plan;
 pub mod orders_tokens;
 pub mod props;
+pub mod schema_changes;
 pub mod shards;
 pub mod walk;

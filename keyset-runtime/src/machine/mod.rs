@@ -72,6 +72,8 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     limit: u32,
     offset: i64,
     plan: Plan,
+    /// The plan before the statement last handed out: what [`again`](Self::again) rewinds to.
+    issued: Plan,
     rows: Vec<Item>,
     walk: PhantomData<W>,
 }
@@ -103,11 +105,21 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             _ => Plan::Whole,
         };
         let walk = PhantomData;
-        Ok(PageMachine { position, model, limit, offset, plan, rows: Vec::new(), walk })
+        Ok(PageMachine {
+            position,
+            model,
+            limit,
+            offset,
+            plan,
+            issued: plan,
+            rows: Vec::new(),
+            walk,
+        })
     }
 
     /// The next statement to run, or `None` when the page is complete.
     pub(crate) fn next(&mut self) -> Option<Statement<M, W>> {
+        self.issued = self.plan;
         // One row more than the page: it tells whether another page follows.
         let limit = i64::from(self.limit) + 1 - self.rows.len() as i64;
         if limit <= 0 {
@@ -150,6 +162,13 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         };
         self.plan = plan;
         Some(statement)
+    }
+
+    /// The statement last handed out, once more: for a driver whose run of it failed before
+    /// any row came back (a cached plan gone stale), and that runs it again.
+    pub(crate) fn again(&mut self) -> Option<Statement<M, W>> {
+        self.plan = self.issued;
+        self.next()
     }
 
     /// Whether another statement may follow the one just handed out: if not, the driver may

@@ -7,6 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use diesel::connection::CacheSize;
 use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::SelectDsl;
@@ -59,6 +60,9 @@ impl Exec for Awaited {
 
 impl<Conn: AsyncConnection> Connects<Conn> for Awaited {
     type Backend = <Conn as AsyncConnection>::Backend;
+    fn forget_statements(conn: &mut Conn) {
+        conn.forget_statements();
+    }
 }
 
 impl<'q, S, Conn, Item> Load<'q, Conn, Item, Awaited> for S
@@ -85,11 +89,19 @@ where
 pub trait AsyncConnection: Send {
     /// The backend it talks to.
     type Backend: SeekDialect;
+    /// Forgets the connection's cached prepared statements (`stale.rs`).
+    fn forget_statements(&mut self);
 }
 
 #[diagnostic::do_not_recommend]
-impl<Conn: AsyncConnectionCore<Backend: SeekDialect>> AsyncConnection for Conn {
-    type Backend = Conn::Backend;
+impl<Conn: diesel_async::AsyncConnection<Backend: SeekDialect>> AsyncConnection for Conn {
+    type Backend = <Conn as AsyncConnectionCore>::Backend;
+    fn forget_statements(&mut self) {
+        // Dropping diesel-async's statements closes them on the server (tokio-postgres sends a
+        // Close, MySQL's client closes its own).
+        self.set_prepared_statement_cache_size(CacheSize::Disabled);
+        self.set_prepared_statement_cache_size(CacheSize::Unbounded);
+    }
 }
 
 impl<'q, O, Q, Conn> Drive<'q, O, Q, Conn> for Awaited

@@ -6,7 +6,7 @@ use std::future::{ready, Future, Ready};
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use diesel::connection::LoadConnection;
+use diesel::connection::{CacheSize, LoadConnection};
 use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::SelectDsl;
@@ -25,6 +25,7 @@ use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
 use crate::selection::SelectsModel;
 use crate::sql::SeekDialect;
+use crate::token::Engine;
 
 /// Statements run on a blocking Diesel connection. (Named in hidden bounds only.)
 #[doc(hidden)]
@@ -52,6 +53,9 @@ impl Exec for Blocking {
 
 impl<Conn: BlockingConnection> Connects<Conn> for Blocking {
     type Backend = <Conn as BlockingConnection>::Backend;
+    fn forget_statements(conn: &mut Conn) {
+        conn.forget_statements();
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -79,11 +83,24 @@ where
 pub trait BlockingConnection {
     /// The backend it talks to.
     type Backend: SeekDialect;
+    /// Forgets the connection's cached prepared statements (`stale.rs`).
+    fn forget_statements(&mut self);
 }
 
 #[diagnostic::do_not_recommend]
 impl<Conn: LoadConnection<Backend: SeekDialect>> BlockingConnection for Conn {
     type Backend = Conn::Backend;
+    fn forget_statements(&mut self) {
+        // Replacing the cache drops its statements (a statement was cached, so caching was on).
+        self.set_prepared_statement_cache_size(CacheSize::Disabled);
+        self.set_prepared_statement_cache_size(CacheSize::Unbounded);
+        // Diesel's `PgConnection` leaves a dropped statement prepared on the server (its name is
+        // never reused), where it would hold the backend's memory until the connection closes.
+        // Every named statement of the connection was in the cache just emptied.
+        if <Conn::Backend as SeekDialect>::ENGINE == Engine::Postgres {
+            let _ = self.batch_execute("DEALLOCATE ALL");
+        }
+    }
 }
 
 impl<'q, O, Q, Conn> Drive<'q, O, Q, Conn> for Blocking

@@ -34,6 +34,8 @@ pub trait Exec: Sized + 'static {
 pub trait Connects<Conn>: Exec {
     /// The backend `Conn` talks to.
     type Backend: SeekDialect;
+    /// Makes `conn` forget its cached prepared statements, after one went stale (`stale.rs`).
+    fn forget_statements(conn: &mut Conn);
 }
 
 /// A statement whose rows `X` can load on `Conn`: implemented for every statement Diesel (or

@@ -15,6 +15,7 @@
 mod awaited;
 mod blocking;
 mod exec;
+mod stale;
 mod statement;
 
 use diesel::dsl::{CountStar, Select};
@@ -29,6 +30,7 @@ use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
 use crate::repeat::next_copy;
 use crate::sql::{Backward, Forward, Walk};
+use stale::is_stale_plan;
 
 #[cfg(feature = "diesel-async")]
 pub use awaited::{AsyncPageQuery, Awaited};
@@ -74,8 +76,22 @@ where
         PageMachine::<O, W, Q::Item>::new::<X::Backend>(position, (limit, copies), Q::model)?;
     let mut query = Some(query);
     while let Some(statement) = machine.next() {
-        let query = next_copy(&mut query, machine.may_continue())?;
-        machine.fetched(query.load(statement, conn)?.await?);
+        // A query that repeats keeps a copy for a retry (`stale.rs`).
+        let copy = next_copy(&mut query, machine.may_continue() || Q::REPEATS)?;
+        let loaded = copy.load(statement, conn)?.await;
+        let rows = match loaded {
+            Err(error) if is_stale_plan(&error) => {
+                X::forget_statements(conn);
+                let (Some(_), Some(statement)) = (&query, machine.again()) else {
+                    return Err(error.into());
+                };
+                let copy = next_copy(&mut query, machine.may_continue())?;
+                // The first error is the page's: the retry's (an aborted transaction's) is not.
+                copy.load(statement, conn)?.await.map_err(|_| error)?
+            }
+            rows => rows?,
+        };
+        machine.fetched(rows);
     }
     Ok(machine.into_fetched())
 }
