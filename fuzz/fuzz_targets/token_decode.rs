@@ -7,6 +7,10 @@
 //! The first byte chooses how the rest is read: as the token text itself, or as the values
 //! behind a valid header (so that the fuzzer reaches the value decoder without first having to
 //! guess a fingerprint).
+//!
+//! Every token also pages a derived model on an in-memory SQLite database, after and before:
+//! a token that decodes must also bind, so the only outcomes are a page or a client error
+//! (`Error::is_client_error`), never a database error.
 
 #![no_main]
 
@@ -16,7 +20,63 @@ use chrono::NaiveDateTime;
 use keyset_runtime::__testing::token::{self, SIGNED, VERSION};
 use keyset_runtime::token::CursorValue;
 use keyset_runtime::{CursorError, Direction, TokenKeys};
+use diesel::prelude::*;
+use keyset_runtime::{Keyset, PageRequest, Paginate};
 use libfuzzer_sys::fuzz_target;
+
+diesel::table! {
+    posts (id) {
+        id -> BigInt,
+        created_at -> Timestamp,
+        title -> Text,
+    }
+}
+
+/// Newest first, ties by title, then id.
+#[derive(Queryable, Selectable, Keyset)]
+struct Post {
+    #[sort(desc)]
+    created_at: NaiveDateTime,
+    #[sort(asc)]
+    title: String,
+    #[sort(desc)]
+    #[tiebreaker]
+    id: i64,
+}
+
+thread_local! {
+    static CONN: std::cell::RefCell<SqliteConnection> = std::cell::RefCell::new({
+        let mut conn = SqliteConnection::establish(":memory:").expect("in-memory SQLite");
+        diesel::sql_query(
+            "CREATE TABLE posts (id BIGINT PRIMARY KEY NOT NULL, created_at TIMESTAMP NOT NULL, \
+             title TEXT NOT NULL)",
+        )
+        .execute(&mut conn)
+        .expect("create posts");
+        diesel::sql_query(
+            "INSERT INTO posts VALUES (1, '2024-01-01 00:00:00', 'a'), \
+             (2, '2024-01-01 00:00:00', 'b'), (3, '2024-01-02 00:00:00', 'a')",
+        )
+        .execute(&mut conn)
+        .expect("seed posts");
+        conn
+    });
+}
+
+/// Pages `text` after and before: a page, or the client's error.
+fn page(text: &str) {
+    CONN.with_borrow_mut(|conn| {
+        for request in [PageRequest::after(text, 2), PageRequest::before(text, 2)] {
+            let page = posts::table
+                .select(Post::as_select())
+                .paginate(&request)
+                .and_then(|paginated| paginated.load_page(conn));
+            if let Err(error) = page {
+                assert!(error.is_client_error(), "a token made a server error: {error}");
+            }
+        }
+    });
+}
 
 /// `created_at DESC, id DESC`, as the derive generates it (a cursor is its fields in order).
 type Newest = (NaiveDateTime, i64);
@@ -64,14 +124,18 @@ fn check<C: CursorValue + PartialEq + std::fmt::Debug>(
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
-    match mode % 3 {
-        0 => decode_all(&String::from_utf8_lossy(rest)),
+    let text = match mode % 4 {
+        0 => String::from_utf8_lossy(rest).into_owned(),
         mode => {
-            let mut bytes = vec![if mode == 1 { VERSION } else { VERSION | SIGNED }];
-            bytes.extend_from_slice(&FINGERPRINT.to_le_bytes());
+            // The model's own header, so that its values reach the binds.
+            let fingerprint = if mode == 3 { Post::FINGERPRINT } else { FINGERPRINT };
+            let mut bytes = vec![if mode == 2 { VERSION | SIGNED } else { VERSION }];
+            bytes.extend_from_slice(&fingerprint.to_le_bytes());
             bytes.push(0);
             bytes.extend_from_slice(rest);
-            decode_all(&URL_SAFE_NO_PAD.encode(&bytes));
+            URL_SAFE_NO_PAD.encode(&bytes)
         }
-    }
+    };
+    decode_all(&text);
+    page(&text);
 });
