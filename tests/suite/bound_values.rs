@@ -279,3 +279,55 @@ fn decimal_keys_page_or_refuse() {
     });
     run::<ByAmount>(decimals);
 }
+
+/// The async path refuses what the sync one does, before any query: on the suite's own tables,
+/// a text key holding a NUL and timestamps past every engine's years, after and before.
+#[test]
+fn the_async_path_pages_or_refuses_alike() {
+    use keyset_tests::models::{ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor};
+    use keyset_tests::schema::posts;
+
+    use super::asynchronous::{runtime, seeded_async};
+
+    let stamp = |seconds| DateTime::from_timestamp(seconds, 0).unwrap().naive_utc();
+    let titles = ["a\0b", "\0", "post 1"].map(|title| ByUniqueTitleCursor { title: title.into() });
+    let stamps = [i64::from(i32::MIN) * 200, -62_167_219_201, 253_402_300_800, 0]
+        .map(|seconds| NewestCursor { created_at: stamp(seconds), id: 1 });
+    runtime().block_on(async {
+        let mut conn = seeded_async(20).await;
+        let mut outcomes = Vec::new();
+        for direction in [Direction::After, Direction::Before] {
+            let request = |token: String| match direction {
+                Direction::After => PageRequest::after(token, 5),
+                Direction::Before => PageRequest::before(token, 5),
+            };
+            for cursor in &titles {
+                let token = token::encode(ByUniqueTitle::FINGERPRINT, direction, cursor).unwrap();
+                let page =
+                    posts::table.select(ByUniqueTitle::as_select()).paginate(&request(token));
+                outcomes.push((
+                    format!("{cursor:?}"),
+                    page.unwrap().load_page_async(&mut conn).await.map(drop),
+                ));
+            }
+            for cursor in &stamps {
+                let token = token::encode(Newest::FINGERPRINT, direction, cursor).unwrap();
+                let page = posts::table.select(Newest::as_select()).paginate(&request(token));
+                outcomes.push((
+                    format!("{cursor:?}"),
+                    page.unwrap().load_page_async(&mut conn).await.map(drop),
+                ));
+            }
+        }
+        for (cursor, outcome) in &outcomes {
+            if let Err(error) = outcome {
+                assert!(error.is_client_error(), "{cursor}: {error}");
+            }
+        }
+        // The ordinary values page on every engine.
+        assert!(outcomes
+            .iter()
+            .filter(|(cursor, _)| cursor.contains("post 1"))
+            .all(|(_, o)| o.is_ok()));
+    });
+}
