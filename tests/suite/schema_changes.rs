@@ -1,4 +1,4 @@
-//! A migration under a running service costs no failed page: a column a page selects changes
+//! A migration under a running service costs no failed page (nor count): a column a page selects changes
 //! its type (and back) between pages of one connection, whose prepared statements were cached
 //! before; every page after it is served, on the sync and the async path, and equals the page
 //! served before. PostgreSQL refuses a statement prepared before such a change (`cached plan must
@@ -44,13 +44,15 @@ impl TitleChanges for diesel::mysql::Mysql {
 const CHANGES: [&str; 2] = <<Conn as Connection>::Backend as TitleChanges>::THERE_AND_BACK;
 
 /// A first page of a model that selects `title`, and a page after a cursor of one sorted by it.
-fn pages(conn: &mut Conn) -> (Page<Post>, Page<ByUniqueTitle>) {
-    let first = posts::table.select(Post::as_select()).paginate(&PageRequest::first(4));
-    let first = first.unwrap().load_page(conn).expect("the page is served");
+fn pages(conn: &mut Conn) -> (Page<Post>, Page<ByUniqueTitle>, i64) {
+    let first = posts::table.select(Post::as_select()).paginate(&PageRequest::first(4)).unwrap();
+    let count = first.total_count(conn).expect("the count is served");
+    let first = first.load_page(conn).expect("the page is served");
     let titles = || posts::table.select(ByUniqueTitle::as_select());
     let top = titles().paginate(&PageRequest::first(3)).unwrap().load_page(conn).unwrap();
     let next = PageRequest::after(top.next_cursor.unwrap(), 3);
-    (first, titles().paginate(&next).unwrap().load_page(conn).expect("the page is served"))
+    let after = titles().paginate(&next).unwrap().load_page(conn).expect("the page is served");
+    (first, after, count)
 }
 
 #[test]
@@ -64,10 +66,11 @@ fn a_column_type_changed_both_ways_fails_no_page() {
     }
 }
 
-async fn first_page_async(conn: &mut AsyncConn) -> Page<Post> {
+async fn first_page_async(conn: &mut AsyncConn) -> (Page<Post>, i64) {
     let request = PageRequest::first(4);
     let page = posts::table.select(Post::as_select()).paginate(&request).unwrap();
-    page.load_page_async(conn).await.expect("the page is served")
+    let count = page.total_count_async(conn).await.expect("the count is served");
+    (page.load_page_async(conn).await.expect("the page is served"), count)
 }
 
 #[test]

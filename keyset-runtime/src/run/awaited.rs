@@ -17,7 +17,7 @@ use diesel_async::AsyncConnectionCore;
 
 use super::exec::{Connects, Exec, Load};
 use super::statement::Walks;
-use super::{fetch, Drive, Pages};
+use super::{count, fetch, Drive, Pages};
 use crate::error::Error;
 use crate::fetched::{Fetched, Loaded};
 use crate::orders::list::OrderSet;
@@ -232,12 +232,14 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         conn: &'c mut Conn,
     ) -> impl Future<Output = Result<i64, Error>> + Send + 'c
     where
-        Q: Query + SelectDsl<CountStar> + Clone,
+        Q: Query + SelectDsl<CountStar> + Clone + Send + 'c,
         Q::SqlType: SelectsModel,
         Conn:
             AsyncConnection + AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,
         Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + 'q,
     {
-        self.count::<Conn, Awaited>(conn)
+        // Boxed, so that the future names `'c` alone.
+        let count: Boxed<'c, _> = Box::pin(count::<Q, Conn, Awaited>(self.query.clone(), conn));
+        count
     }
 }

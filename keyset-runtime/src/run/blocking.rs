@@ -15,7 +15,7 @@ use diesel::{QueryResult, RunQueryDsl};
 
 use super::exec::{Connects, Exec, Load};
 use super::statement::Walks;
-use super::{fetch, Drive, Pages};
+use super::{count, fetch, Drive, Pages};
 use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::orders::list::OrderSet;
@@ -267,6 +267,6 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
             + diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,
         Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + RunQueryDsl<Conn>,
     {
-        self.count::<Conn, Blocking>(conn).into_inner()
+        complete(count::<Q, Conn, Blocking>(self.query.clone(), conn))
     }
 }

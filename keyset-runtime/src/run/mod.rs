@@ -189,21 +189,25 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         let fetched = self.query.fetch_in(self.chosen, limit, conn);
         X::map(fetched, move |fetched| O::List::finish(fetched?, &codec, edges))
     }
+}
 
-    /// The number of rows the whole query matches: `SELECT COUNT(*)` with its own filters.
-    pub(crate) fn count<'q, 'c, Conn, X>(
-        &self,
-        conn: &'c mut Conn,
-    ) -> X::Page<'c, Result<i64, Error>>
-    where
-        X: Exec,
-        Q: SelectDsl<CountStar> + Clone,
-        Select<Q, CountStar>: Load<'q, Conn, i64, X>,
-        'q: 'c,
-    {
-        let count = SelectDsl::select(self.query.clone(), diesel::dsl::count_star());
-        X::map(count.load_rows(conn), |rows| {
-            rows?.into_iter().next().ok_or(Error::Database(diesel::result::Error::NotFound))
-        })
-    }
+/// The number of rows `query` matches: `SELECT COUNT(*)` with its own filters, run again once on
+/// a fresh statement should its cached one have gone stale (`stale.rs`).
+async fn count<'q, 'c, Q, Conn, X>(query: Q, conn: &'c mut Conn) -> Result<i64, Error>
+where
+    'q: 'c,
+    X: Connects<Conn>,
+    Q: SelectDsl<CountStar> + Clone,
+    Select<Q, CountStar>: Load<'q, Conn, i64, X>,
+{
+    let select = |query: Q| SelectDsl::select(query, diesel::dsl::count_star());
+    let loaded = select(query.clone()).load_rows(conn).await;
+    let rows = match loaded {
+        Err(error) if is_stale_plan(&error) => {
+            X::forget_statements(conn);
+            select(query).load_rows(conn).await.map_err(|_| error)?
+        }
+        rows => rows?,
+    };
+    rows.into_iter().next().ok_or(Error::Database(diesel::result::Error::NotFound))
 }
