@@ -222,7 +222,7 @@ impl ConnectionArgs {
         self
     }
 
-    /// Reads and writes the cursors signed with `keys`, as
+    /// Reads and writes the cursors signed or encrypted with `keys`, as
     /// [`paginate_signed`](crate::Paginate::paginate_signed) does for REST pages.
     #[cfg(feature = "signed")]
     pub fn signed(mut self, keys: &crate::TokenKeys) -> Self {

@@ -2,15 +2,15 @@
 
 use super::direction::Direction;
 use super::error::CursorError;
-use super::format::{SIGNED, VERSION};
+use super::format::{FLAGS, VERSION};
 #[cfg(feature = "signed")]
-use super::signed::TokenKeys;
+use super::keys::TokenKeys;
 use super::{decode_anchor, encode_anchor, header_of, Anchor, TooLong, LEGACY_VERSION};
 use crate::error::Error;
 use crate::orders::SortOrder;
 
-/// How a listing writes and reads its tokens: unsigned (the default), or signed with the
-/// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
+/// How a listing writes and reads its tokens: plain (the default), or signed or encrypted with
+/// the server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
 /// tokens are those of one model: its fingerprint, and at most its
 /// [`MAX_TOKEN_LEN`](Keyset::MAX_TOKEN_LEN) characters, both ways.
 #[derive(Debug, Clone, Default)]
@@ -21,8 +21,8 @@ pub struct Codec {
 }
 
 impl Codec {
-    /// Signed with `keys`: tokens are written signed with the current key, and only signed
-    /// tokens that verify under one of the keys are read.
+    /// Protected by `keys`: tokens are written signed (or encrypted) with the current key, and
+    /// only tokens that verify under one of the keys are read.
     #[cfg(feature = "signed")]
     pub(crate) fn signed(keys: &TokenKeys) -> Self {
         Codec { keys: Some(keys.clone()) }
@@ -69,7 +69,7 @@ fn older<M: SortOrder>(token: &str, error: CursorError) -> CursorError {
     }
     match (header_of(token), M::LEGACY_FINGERPRINT) {
         (Some((version, fingerprint)), Some(legacy))
-            if version & !SIGNED == LEGACY_VERSION && fingerprint == legacy =>
+            if version & !FLAGS == LEGACY_VERSION && fingerprint == legacy =>
         {
             CursorError::UnsupportedVersion { found: LEGACY_VERSION, supported: VERSION }
         }

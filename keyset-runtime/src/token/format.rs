@@ -10,6 +10,14 @@ pub const VERSION: u8 = 3;
 /// signatures refuses a token without it, and one that does not refuses a token with it.
 pub const SIGNED: u8 = 0x80;
 
+/// The flag in the version byte of an encrypted token (`VERSION | ENCRYPTED`, feature
+/// `encrypted`): such a token is read only by a listing whose keys encrypt, and a listing whose
+/// keys encrypt reads no other.
+pub const ENCRYPTED: u8 = 0x40;
+
+/// The flags a version byte may carry beside the version itself.
+pub(crate) const FLAGS: u8 = SIGNED | ENCRYPTED;
+
 /// The longest token a listing issues and accepts by default, in characters; a model raises or
 /// lowers its own limit with `#[keyset(max_token_len = ..)]`
 /// ([`Keyset::MAX_TOKEN_LEN`](crate::Keyset::MAX_TOKEN_LEN)). A row whose keys would need a longer
