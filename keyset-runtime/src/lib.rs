@@ -178,10 +178,12 @@
 //! # Tokens
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the listing
-//! and its sort order ([`token`]), readable by a client who decodes them: with the feature
-//! `signed` they cannot be forged or edited, with `encrypted` not read either (`TokenKeys`). A
-//! malformed or foreign token is an [`Error::Cursor`] before any query runs, and [`Error::is_client_error`] tells a handler to answer 400; a fault of the server
-//! (the database, [`Error::KeysTooLong`]) is never the client's.
+//! and its sort order ([`token`]), and to the request's scope ([`PageRequest::scoped`]). A
+//! client can read their key values: with the feature `signed` it cannot forge or edit them,
+//! with `encrypted` not read them either (`TokenKeys`). A malformed or foreign token is an
+//! [`Error::Cursor`] before any query runs, and [`Error::is_client_error`] tells a handler to
+//! answer 400; a fault of the server (the database, [`Error::KeysTooLong`]) is never the
+//! client's.
 //!
 //! # GraphQL
 //!

@@ -184,7 +184,7 @@ where
         request: &PageRequest,
         keys: &TokenKeys,
     ) -> Result<Paginated<Self>, Error> {
-        Paginated::requested(self, 0, request, Codec::signed(keys))
+        Paginated::requested(self, 0, request, Codec::default().signed(keys))
     }
 
     fn paginate_by<O: OrdersOf<Self::Model>>(
@@ -204,7 +204,8 @@ where
         request: &PageRequest,
         keys: &TokenKeys,
     ) -> Result<Paginated<Self, O::Set>, Error> {
-        Paginated::requested(self, list_index(order.order(), dir), request, Codec::signed(keys))
+        let codec = Codec::default().signed(keys);
+        Paginated::requested(self, list_index(order.order(), dir), request, codec)
     }
 }
 
@@ -223,7 +224,7 @@ pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// The page `request` asks for in the order at `index` of `O`'s list, its token read with
-    /// `codec` only in the direction it was issued for.
+    /// `codec`, in the request's scope, only in the direction it was issued for.
     fn requested(
         query: Q,
         index: usize,
@@ -231,6 +232,7 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         codec: Codec,
     ) -> Result<Self, Error> {
         let (position, limit) = (request.position(), Limit::new(request.limit()));
+        let codec = codec.scoped(request.scope());
         Paginated::resolve(query, index, (position, Reading::Exact), limit, codec)
     }
 

@@ -7,7 +7,9 @@
 pub mod token {
     #[cfg(feature = "encrypted")]
     pub use crate::token::encrypted::{NONCE_LEN, TAG_LEN};
-    pub use crate::token::format::{fingerprint, ENCRYPTED, END, MAX_TOKEN_LEN, SIGNED, VERSION};
+    pub use crate::token::format::{
+        fingerprint, scope_hash, ENCRYPTED, END, MAX_TOKEN_LEN, SCOPED, SIGNED, VERSION,
+    };
     pub use crate::token::raw::{decode, encode};
     #[cfg(feature = "signed")]
     pub use crate::token::signed::SIGNATURE_LEN;

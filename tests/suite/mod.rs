@@ -20,5 +20,6 @@ pub mod orders;
 pub mod orders_plan;
 pub mod orders_tokens;
 pub mod props;
+pub mod scopes;
 pub mod shards;
 pub mod walk;

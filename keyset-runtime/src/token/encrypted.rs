@@ -21,7 +21,9 @@ use super::error::CursorError;
 use super::format::{ENCRYPTED, SIGNED, VERSION};
 use super::keys::prf;
 use super::value::CursorValue;
-use super::{finish, fits, foreign_or, open, read, unsupported, with_payload, Anchor, TooLong};
+use super::{
+    finish, fits, foreign_or, open, read, unsupported, with_payload, Anchor, Binding, TooLong,
+};
 
 /// Bytes of an encrypted token's nonce.
 pub const NONCE_LEN: usize = 24;
@@ -41,12 +43,12 @@ pub(super) fn cipher(key: &[u8]) -> XChaCha20Poly1305 {
 /// The token of `anchor`, encrypted with `cipher` under a fresh random nonce.
 pub(super) fn encode<C: CursorValue>(
     cipher: &XChaCha20Poly1305,
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     anchor: Anchor<&C>,
 ) -> Result<String, TooLong> {
-    with_payload(VERSION | ENCRYPTED, fingerprint, direction, anchor, |bytes| {
+    with_payload(VERSION | ENCRYPTED, binding, direction, anchor, |bytes| {
         // Refused before encrypting, so what is encrypted is at most a token's length, far
         // below the cipher's limit of 256 GiB.
         fits(bytes.len() + NONCE_LEN + TAG_LEN, max_len)?;
@@ -65,11 +67,12 @@ pub(super) fn encode<C: CursorValue>(
 /// (in place), before anything else after the fingerprint is read.
 pub(super) fn decode<C: CursorValue>(
     ciphers: &[XChaCha20Poly1305],
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     token: &str,
 ) -> Result<Anchor<C>, CursorError> {
+    let fingerprint = binding.fingerprint;
     open(token, max_len, |bytes| {
         match bytes[0] {
             byte if byte == VERSION | ENCRYPTED => {}
@@ -100,7 +103,7 @@ pub(super) fn decode<C: CursorValue>(
         }
         // The header, then the decrypted bytes: a plain token's, for the plain reader.
         bytes.copy_within(..CLEAR_LEN, NONCE_LEN);
-        read(&bytes[NONCE_LEN..CLEAR_LEN + NONCE_LEN + sealed_len], fingerprint, direction)
+        read(&bytes[NONCE_LEN..CLEAR_LEN + NONCE_LEN + sealed_len], binding, direction)
     })
 }
 
@@ -229,6 +232,27 @@ mod tests {
         assert_eq!(current.decode::<Cursor>(9, Direction::After, &fresh), Ok(cursor()));
         assert!(TokenKeys::encrypting([3u8; 32]).is_err());
         assert!(current.with_previous(key(2)).is_err());
+    }
+
+    /// Signed or encrypted, a scoped token reads only in its scope.
+    #[test]
+    fn the_scope_is_bound_under_either_protection() {
+        use crate::token::Binding;
+        let (seven, eight) = (
+            Binding { fingerprint: 9, scope: Some(7) },
+            Binding { fingerprint: 9, scope: Some(8) },
+        );
+        for keys in [keys(), TokenKeys::new(key(1)).unwrap()] {
+            let row = Anchor::Row(&cursor());
+            let token = keys.encode_anchor(seven, MAX_TOKEN_LEN, Direction::After, row).unwrap();
+            let read = |binding| {
+                keys.decode_anchor::<Cursor>(binding, MAX_TOKEN_LEN, Direction::After, &token)
+            };
+            assert_eq!(read(seven), Ok(Anchor::Row(cursor())));
+            for other in [eight, Binding::unscoped(9)] {
+                assert_eq!(read(other), Err(CursorError::OtherScope), "{keys:?}");
+            }
+        }
     }
 
     #[test]

@@ -52,6 +52,14 @@ pub enum CursorError {
         /// The order and direction it was sent with.
         requested: &'static str,
     },
+    /// The token was issued for another listing of this model: another scope
+    /// ([`PageRequest::scoped`](crate::PageRequest::scoped)), such as another parent's rows or
+    /// another endpoint, or a scoped token sent where none is given, or the other way round.
+    #[error(
+        "the cursor was issued for another listing of this model (another scope, such as another \
+         parent's rows): start again from the first page, without a cursor"
+    )]
+    OtherScope,
     /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
     #[error("the cursor points {found} its row but was sent as `{expected}`")]
     WrongDirection {

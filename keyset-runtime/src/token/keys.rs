@@ -11,7 +11,7 @@ use super::direction::Direction;
 use super::error::CursorError;
 use super::format::MAX_TOKEN_LEN;
 use super::value::CursorValue;
-use super::{signed, Anchor, TooLong};
+use super::{signed, Anchor, Binding, TooLong};
 
 pub(crate) type HmacSha256 = Hmac<Sha256>;
 
@@ -206,7 +206,8 @@ impl TokenKeys {
         direction: Direction,
         cursor: &C,
     ) -> Result<String, CursorError> {
-        Ok(self.encode_anchor(fingerprint, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
+        let binding = Binding::unscoped(fingerprint);
+        Ok(self.encode_anchor(binding, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
     }
 
     /// Reads a token issued with one of these keys for the same `fingerprint` and `direction`,
@@ -221,7 +222,7 @@ impl TokenKeys {
         direction: Direction,
         token: &str,
     ) -> Result<C, CursorError> {
-        match self.decode_anchor(fingerprint, MAX_TOKEN_LEN, direction, token)? {
+        match self.decode_anchor(Binding::unscoped(fingerprint), MAX_TOKEN_LEN, direction, token)? {
             Anchor::Row(cursor) => Ok(cursor),
             Anchor::End => Err(CursorError::InvalidValues(
                 "the token marks an end of the listing, not a row".to_owned(),
@@ -231,34 +232,32 @@ impl TokenKeys {
 
     pub(crate) fn encode_anchor<C: CursorValue>(
         &self,
-        fingerprint: u32,
+        binding: Binding,
         max_len: usize,
         direction: Direction,
         anchor: Anchor<&C>,
     ) -> Result<String, TooLong> {
         match &self.ring {
-            Ring::Signing(macs) => {
-                signed::encode(&macs[0], fingerprint, max_len, direction, anchor)
-            }
+            Ring::Signing(macs) => signed::encode(&macs[0], binding, max_len, direction, anchor),
             #[cfg(feature = "encrypted")]
             Ring::Encrypting(ciphers) => {
-                super::encrypted::encode(&ciphers[0], fingerprint, max_len, direction, anchor)
+                super::encrypted::encode(&ciphers[0], binding, max_len, direction, anchor)
             }
         }
     }
 
     pub(crate) fn decode_anchor<C: CursorValue>(
         &self,
-        fingerprint: u32,
+        binding: Binding,
         max_len: usize,
         direction: Direction,
         token: &str,
     ) -> Result<Anchor<C>, CursorError> {
         match &self.ring {
-            Ring::Signing(macs) => signed::decode(macs, fingerprint, max_len, direction, token),
+            Ring::Signing(macs) => signed::decode(macs, binding, max_len, direction, token),
             #[cfg(feature = "encrypted")]
             Ring::Encrypting(ciphers) => {
-                super::encrypted::decode(ciphers, fingerprint, max_len, direction, token)
+                super::encrypted::decode(ciphers, binding, max_len, direction, token)
             }
         }
     }

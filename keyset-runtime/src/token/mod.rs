@@ -7,13 +7,14 @@
 //! | 1 | format version (3); its high bit (`0x80`) marks a signed token, the next (`0x40`) an encrypted one |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
 //! | 24 | encrypted tokens only: the nonce, drawn at random for each token |
-//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row |
+//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row; bit 2 set for a scoped token |
+//! | 4 | scoped tokens only: the hash of the scope ([`PageRequest::scoped`](crate::PageRequest::scoped)), little-endian |
 //! | rest | the cursor's key values, each in its [`CursorValue`] form (none in an end token) |
 //! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
 //! | 16 | encrypted tokens only: the XChaCha20-Poly1305 tag (feature `encrypted`, `TokenKeys::encrypting`) |
 //!
-//! An encrypted token carries the same bytes as a plain one, with the direction and the values
-//! (everything after the fingerprint) encrypted; the version byte and the fingerprint stay readable
+//! An encrypted token carries the same bytes as a plain one, with the direction, the scope and
+//! the values (everything after the fingerprint) encrypted; the version byte and the fingerprint stay readable
 //! and are authenticated as associated data, so a token of another listing is told apart as
 //! a plain one is.
 //!
@@ -60,7 +61,7 @@ use base64::Engine;
 
 use direction::Direction;
 use error::CursorError;
-use format::{ENCRYPTED, END, FLAGS, MAX_TOKEN_LEN, SIGNED, VERSION};
+use format::{ENCRYPTED, END, FLAGS, MAX_TOKEN_LEN, SCOPED, SIGNED, VERSION};
 pub use value::{CursorValue, Reader, Writer};
 
 /// The version before [`VERSION`], whose tokens are recognised by their old fingerprint.
@@ -123,23 +124,39 @@ impl From<TooLong> for CursorError {
     }
 }
 
+/// What ties a token to its listing: the model's sort order (its fingerprint) and, for a scoped
+/// request, the hash of its scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Binding {
+    pub(crate) fingerprint: u32,
+    pub(crate) scope: Option<u32>,
+}
+
+impl Binding {
+    /// The binding of an unscoped listing of the order with this fingerprint.
+    pub(crate) fn unscoped(fingerprint: u32) -> Self {
+        Binding { fingerprint, scope: None }
+    }
+}
+
 fn encode_anchor<C: CursorValue>(
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     anchor: Anchor<&C>,
 ) -> Result<String, TooLong> {
-    with_payload(VERSION, fingerprint, direction, anchor, |bytes| finish(bytes, max_len))
+    with_payload(VERSION, binding, direction, anchor, |bytes| finish(bytes, max_len))
 }
 
 fn decode_anchor<C: CursorValue>(
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     token: &str,
 ) -> Result<Anchor<C>, CursorError> {
+    let fingerprint = binding.fingerprint;
     open(token, max_len, |bytes| match bytes[0] {
-        VERSION => read(bytes, fingerprint, direction),
+        VERSION => read(bytes, binding, direction),
         byte if byte == VERSION | SIGNED => {
             Err(foreign_or(bytes, fingerprint, CursorError::UnexpectedSignature))
         }
@@ -150,11 +167,11 @@ fn decode_anchor<C: CursorValue>(
     })
 }
 
-/// The token's bytes before base64 (header, then the values), handed to `issue`. They are
+/// The token's bytes before base64 (header, scope, then the values), handed to `issue`. They are
 /// written into a buffer kept per thread, so issuing a token allocates only the token itself.
 fn with_payload<C: CursorValue, R>(
     version: u8,
-    fingerprint: u32,
+    binding: Binding,
     direction: Direction,
     anchor: Anchor<&C>,
     issue: impl FnOnce(&mut Vec<u8>) -> R,
@@ -167,14 +184,21 @@ fn with_payload<C: CursorValue, R>(
     let mut bytes = SCRATCH.take();
     bytes.clear();
     bytes.push(version);
-    bytes.extend_from_slice(&fingerprint.to_le_bytes());
+    bytes.extend_from_slice(&binding.fingerprint.to_le_bytes());
     let mut out = Writer::from_vec(bytes);
-    match anchor {
-        Anchor::Row(cursor) => {
-            out.byte(direction.byte());
-            cursor.write(&mut out);
+    let end = match anchor {
+        Anchor::Row(_) => 0,
+        Anchor::End => END,
+    };
+    match binding.scope {
+        Some(scope) => {
+            out.byte(direction.byte() | end | SCOPED);
+            out.bytes(&scope.to_le_bytes());
         }
-        Anchor::End => out.byte(direction.byte() | END),
+        None => out.byte(direction.byte() | end),
+    }
+    if let Anchor::Row(cursor) = anchor {
+        cursor.write(&mut out);
     }
     let mut bytes = out.into_bytes();
     let issued = issue(&mut bytes);
@@ -251,7 +275,7 @@ fn foreign_or(bytes: &[u8], fingerprint: u32, error: CursorError) -> CursorError
 /// decrypted the rest) and decodes the values.
 fn read<C: CursorValue>(
     bytes: &[u8],
-    fingerprint: u32,
+    binding: Binding,
     direction: Direction,
 ) -> Result<Anchor<C>, CursorError> {
     let Some((header, values)) = bytes.split_first_chunk::<HEADER_LEN>() else {
@@ -259,10 +283,19 @@ fn read<C: CursorValue>(
         return Err(CursorError::Malformed);
     };
     let [_version, f0, f1, f2, f3, dir] = *header;
-    if u32::from_le_bytes([f0, f1, f2, f3]) != fingerprint {
+    if u32::from_le_bytes([f0, f1, f2, f3]) != binding.fingerprint {
         return Err(CursorError::ForeignSortOrder);
     }
-    let found = match dir & !END {
+    // The scope before the direction: a token of another listing is told so, either way.
+    let (scope, values) = match values.split_first_chunk::<4>() {
+        Some((scope, values)) if dir & SCOPED != 0 => (Some(u32::from_le_bytes(*scope)), values),
+        None if dir & SCOPED != 0 => return Err(CursorError::Truncated),
+        _ => (None, values),
+    };
+    if scope != binding.scope {
+        return Err(CursorError::OtherScope);
+    }
+    let found = match dir & !(END | SCOPED) {
         0 => Direction::After,
         1 => Direction::Before,
         _ => return Err(CursorError::InvalidValues(format!("unknown direction byte {dir}"))),

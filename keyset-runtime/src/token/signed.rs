@@ -11,7 +11,7 @@ use super::error::CursorError;
 use super::format::{ENCRYPTED, SIGNED, VERSION};
 use super::keys::HmacSha256;
 use super::value::CursorValue;
-use super::{finish, foreign_or, open, read, unsupported, with_payload, Anchor, TooLong};
+use super::{finish, foreign_or, open, read, unsupported, with_payload, Anchor, Binding, TooLong};
 
 /// Bytes of the HMAC-SHA256 tag a signed token carries: the leftmost 128 bits, as RFC 2104
 /// allows (forging one takes 2^128 guesses), so tokens stay short.
@@ -26,12 +26,12 @@ pub(super) fn mac(key: &[u8]) -> HmacSha256 {
 /// The token of `anchor`, signed with `key`.
 pub(super) fn encode<C: CursorValue>(
     key: &HmacSha256,
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     anchor: Anchor<&C>,
 ) -> Result<String, TooLong> {
-    with_payload(VERSION | SIGNED, fingerprint, direction, anchor, |bytes| {
+    with_payload(VERSION | SIGNED, binding, direction, anchor, |bytes| {
         let tag = sign(key, bytes);
         bytes.extend_from_slice(&tag);
         finish(bytes, max_len)
@@ -41,11 +41,12 @@ pub(super) fn encode<C: CursorValue>(
 /// Reads a token signed with one of `keys`, its signature checked before anything else.
 pub(super) fn decode<C: CursorValue>(
     keys: &[HmacSha256],
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     token: &str,
 ) -> Result<Anchor<C>, CursorError> {
+    let fingerprint = binding.fingerprint;
     open(token, max_len, |bytes| {
         match bytes[0] {
             byte if byte == VERSION | SIGNED => {}
@@ -67,7 +68,7 @@ pub(super) fn decode<C: CursorValue>(
         if !keys.iter().any(verifies) {
             return Err(foreign_or(bytes, fingerprint, CursorError::BadSignature));
         }
-        read(signed, fingerprint, direction)
+        read(signed, binding, direction)
     })
 }
 
