@@ -68,7 +68,7 @@ static GLOBAL: Counting = Counting;
 
 /// The most bytes held at once while decoding `token` as a `C`, plain or signed.
 fn allocated_by<C: CursorValue>(fingerprint: u32, token: &str) -> usize {
-    let keys = TokenKeys::new([7u8; 32]).unwrap();
+    let keys = TokenKeys::new(*b"alloc test key, 32 bytes, unreal").unwrap();
     let mut most = 0;
     for signed in [false, true] {
         LIVE.with(|live| live.set(0));

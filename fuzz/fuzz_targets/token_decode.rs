@@ -90,7 +90,7 @@ type Lengths = (Vec<u8>, Option<String>, bool, Option<Vec<u8>>);
 const FINGERPRINT: u32 = 0x1234_5678;
 
 fn keys() -> TokenKeys {
-    TokenKeys::new([0x42; 32]).expect("a 32-byte key")
+    TokenKeys::new(*b"fuzz target key, 32 bytes, false").expect("a 32-byte key")
 }
 
 fn decode_all(text: &str) {

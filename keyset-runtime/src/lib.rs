@@ -162,7 +162,7 @@
 //! - [nullable keys](guide::nullable): NULL placement on every backend, and what a page at the NULL
 //!   boundary runs;
 //! - [tokens](guide::tokens): their format and limits, what a forged token can do, sort key types,
-//!   signed tokens;
+//!   signed tokens (no forgery or edits) and encrypted ones (no reading either);
 //! - [the SQL, per engine](guide::sql): the statements a page runs on SQLite, PostgreSQL and
 //!   MariaDB, and checking a query's plan in your tests ([`explain`]);
 //! - [index migrations](guide::migrations): the index each order needs, written by a build script;
@@ -178,9 +178,12 @@
 //! # Tokens
 //!
 //! [`Page::next_cursor`] and [`Page::prev_cursor`] are opaque, URL-safe tokens tied to the listing
-//! and its sort order ([`token`]). A malformed or foreign token is an [`Error::Cursor`] before any
-//! query runs, and [`Error::is_client_error`] tells a handler to answer 400; a fault of the server
-//! (the database, [`Error::KeysTooLong`]) is never the client's.
+//! and its sort order ([`token`]), and to the request's scope ([`PageRequest::scoped`]). A
+//! client can read their key values: with the feature `signed` it cannot forge or edit them,
+//! with `encrypted` not read them either (`TokenKeys`). A malformed or foreign token is an
+//! [`Error::Cursor`] before any query runs, and [`Error::is_client_error`] tells a handler to
+//! answer 400; a fault of the server (the database, [`Error::KeysTooLong`]) is never the
+//! client's.
 //!
 //! # GraphQL
 //!
@@ -235,7 +238,7 @@ pub use run::PageQuery;
 pub use shards::{ShardOrder, Shardable};
 pub use token::direction::Direction;
 #[cfg(feature = "signed")]
-pub use token::signed::{KeyTooShort, TokenKeys};
+pub use token::keys::{KeyError, TokenKeys};
 
 /// What generated code names. Not public API: it may change in any release.
 #[doc(hidden)]

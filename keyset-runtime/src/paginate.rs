@@ -18,7 +18,7 @@ use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
 use crate::selection::SelectsModel;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
-use crate::token::signed::TokenKeys;
+use crate::token::keys::TokenKeys;
 
 /// Adds keyset pagination to any Diesel query that selects a model with `Model::as_select()`:
 /// plain, filtered, joined or boxed. [`paginate`](Self::paginate) pages in the order the model's
@@ -66,9 +66,33 @@ pub trait Paginate: Sized {
     /// ```
     fn paginate(self, request: &PageRequest) -> Result<Paginated<Self>, Error>;
 
-    /// Like [`paginate`](Self::paginate), with signed tokens: the request's token must carry a
-    /// valid signature under one of `keys`, and the page's tokens are signed with the current
-    /// key. See [`TokenKeys`](crate::TokenKeys).
+    /// Like [`paginate`](Self::paginate), with tokens protected by `keys`: signed
+    /// ([`TokenKeys::new`](crate::TokenKeys::new)), which stops forgery and edits but not
+    /// reading, or encrypted ([`TokenKeys::encrypting`](crate::TokenKeys), feature
+    /// `encrypted`), which stops reading too. The request's token must verify under one of
+    /// `keys`, and the page's tokens are issued with the current key.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate, TokenKeys};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// # let key: [u8; 32] = std::array::from_fn(|i| i as u8 * 7);
+    /// let keys = TokenKeys::new(key)?; // once, at startup, from the server's secrets
+    /// let query = || posts::table.select(Post::as_select());
+    /// let first = query().paginate_signed(&PageRequest::first(2), &keys)?.load_page(&mut conn)?;
+    /// let after = PageRequest::after(first.next_cursor.unwrap(), 2);
+    /// let next = query().paginate_signed(&after, &keys)?.load_page(&mut conn)?;
+    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3]);
+    ///
+    /// // Where tokens are not signed, a signed one is refused (and the other way round).
+    /// assert!(query().paginate(&after).err().unwrap().is_client_error());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[cfg(feature = "signed")]
     fn paginate_signed(
         self,
@@ -124,7 +148,7 @@ pub trait Paginate: Sized {
         request: &PageRequest,
     ) -> Result<Paginated<Self, O::Set>, Error>;
 
-    /// Like [`paginate_by`](Self::paginate_by), with signed tokens (see
+    /// Like [`paginate_by`](Self::paginate_by), with tokens signed or encrypted by `keys` (see
     /// [`paginate_signed`](Self::paginate_signed)).
     #[cfg(feature = "signed")]
     fn paginate_by_signed<O: OrdersOf<Self::Model>>(
@@ -160,7 +184,7 @@ where
         request: &PageRequest,
         keys: &TokenKeys,
     ) -> Result<Paginated<Self>, Error> {
-        Paginated::requested(self, 0, request, Codec::signed(keys))
+        Paginated::requested(self, 0, request, Codec::default().signed(keys))
     }
 
     fn paginate_by<O: OrdersOf<Self::Model>>(
@@ -180,7 +204,8 @@ where
         request: &PageRequest,
         keys: &TokenKeys,
     ) -> Result<Paginated<Self, O::Set>, Error> {
-        Paginated::requested(self, list_index(order.order(), dir), request, Codec::signed(keys))
+        let codec = Codec::default().signed(keys);
+        Paginated::requested(self, list_index(order.order(), dir), request, codec)
     }
 }
 
@@ -199,7 +224,7 @@ pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// The page `request` asks for in the order at `index` of `O`'s list, its token read with
-    /// `codec` only in the direction it was issued for.
+    /// `codec`, in the request's scope, only in the direction it was issued for.
     fn requested(
         query: Q,
         index: usize,
@@ -207,6 +232,7 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         codec: Codec,
     ) -> Result<Self, Error> {
         let (position, limit) = (request.position(), Limit::new(request.limit()));
+        let codec = codec.scoped(request.scope());
         Paginated::resolve(query, index, (position, Reading::Exact), limit, codec)
     }
 

@@ -5,7 +5,11 @@
 /// The token format, for tests that write tokens by hand (forged, foreign, of an older
 /// version) and check how they are refused.
 pub mod token {
-    pub use crate::token::format::{fingerprint, END, MAX_TOKEN_LEN, SIGNED, VERSION};
+    #[cfg(feature = "encrypted")]
+    pub use crate::token::encrypted::{NONCE_LEN, TAG_LEN};
+    pub use crate::token::format::{
+        fingerprint, scope_hash, ENCRYPTED, END, MAX_TOKEN_LEN, SCOPED, SIGNED, VERSION,
+    };
     pub use crate::token::raw::{decode, encode};
     #[cfg(feature = "signed")]
     pub use crate::token::signed::SIGNATURE_LEN;

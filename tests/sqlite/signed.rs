@@ -1,10 +1,11 @@
-//! Signed tokens (feature `signed`): pages walk as with unsigned tokens; a modified, forged or
-//! unsigned token is refused; a rotated-out key is accepted while it is listed as previous.
+//! Signed and encrypted tokens (features `signed`, `encrypted`): pages walk as with unsigned
+//! tokens; a modified, forged or unsigned token is refused; a rotated-out key is accepted while it
+//! is listed as previous.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use diesel::prelude::*;
-use keyset_runtime::__testing::token::{self, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, ENCRYPTED, SIGNED, VERSION};
 use keyset_runtime::{CursorError, Error, Keyset, Page, PageRequest, Paginate};
 use keyset_runtime::{Direction, TokenKeys};
 use keyset_tests::models::{Newest, NewestCursor, TopScore};
@@ -12,8 +13,9 @@ use keyset_tests::schema::posts;
 
 use crate::{suite::db, Conn};
 
-const OLD: [u8; 32] = [0x11; 32];
-const NEW: [u8; 32] = [0x22; 32];
+/// Test keys: 32 distinct bytes each (a key of one repeated byte is refused).
+const OLD: [u8; 32] = *b"old test key, 32 bytes, not real";
+const NEW: [u8; 32] = *b"new test key, 32 bytes, not real";
 
 fn page(conn: &mut Conn, keys: &TokenKeys, request: &PageRequest) -> Result<Page<Newest>, Error> {
     posts::table.select(Newest::as_select()).paginate_signed(request, keys)?.load_page(conn)
@@ -27,26 +29,33 @@ fn refused(conn: &mut Conn, keys: &TokenKeys, request: &PageRequest) -> CursorEr
 }
 
 #[test]
-fn signed_walks_equal_the_order_and_carry_the_flag() {
+fn signed_and_encrypted_walks_equal_the_order_and_carry_their_flag() {
     let mut conn = db::seeded(120);
-    let keys = TokenKeys::new(NEW).unwrap();
+    for (keys, flag) in
+        [(TokenKeys::new(NEW).unwrap(), SIGNED), (TokenKeys::encrypting(NEW).unwrap(), ENCRYPTED)]
+    {
+        walk(&mut conn, &keys, VERSION | flag);
+    }
+}
+
+fn walk(conn: &mut Conn, keys: &TokenKeys, version: u8) {
     let expected: Vec<Newest> = posts::table
         .order((posts::created_at.desc(), posts::id.desc()))
         .select(Newest::as_select())
-        .load(&mut conn)
+        .load(conn)
         .unwrap();
     let (mut rows, mut request) = (Vec::new(), PageRequest::first(7));
     loop {
-        let page = page(&mut conn, &keys, &request).unwrap();
+        let page = page(conn, keys, &request).unwrap();
         rows.extend(page.items);
         let Some(token) = page.next_cursor else { break };
-        assert_eq!(URL_SAFE_NO_PAD.decode(&token).unwrap()[0], VERSION | SIGNED);
+        assert_eq!(URL_SAFE_NO_PAD.decode(&token).unwrap()[0], version);
         request = PageRequest::after(token, 7);
     }
     assert_eq!(rows, expected);
     let (mut pages, mut request) = (Vec::new(), PageRequest::last(9));
     loop {
-        let page = page(&mut conn, &keys, &request).unwrap();
+        let page = page(conn, keys, &request).unwrap();
         let prev = page.prev_cursor.clone();
         pages.push(page.items);
         let Some(token) = prev else { break };
@@ -75,7 +84,7 @@ fn modified_forged_and_unsigned_tokens_are_refused() {
 
     // Signed under another key: forged.
     let cursor: NewestCursor = keys.decode(Newest::FINGERPRINT, Direction::After, &token).unwrap();
-    let forged = TokenKeys::new([0x33; 32])
+    let forged = TokenKeys::new(*b"a forger's key of 32 bytes, fake")
         .unwrap()
         .encode(Newest::FINGERPRINT, Direction::After, &cursor)
         .unwrap();

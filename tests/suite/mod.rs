@@ -22,5 +22,6 @@ pub mod orders_plan;
 pub mod orders_tokens;
 pub mod props;
 pub mod schema_changes;
+pub mod scopes;
 pub mod shards;
 pub mod walk;

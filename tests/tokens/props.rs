@@ -1,5 +1,5 @@
 //! Property tests of the token decoder, run in every `cargo test`: arbitrary strings, arbitrary
-//! bytes behind a valid header, and mutations of valid tokens (plain and signed) never panic and
+//! bytes behind a valid header, and mutations of valid tokens (plain, signed and encrypted) never panic and
 //! always end in a typed [`CursorError`] or a cursor that round-trips; tokens of another model,
 //! sort order, direction or format version are always refused. (The cargo-fuzz target in
 //! `fuzz/` searches the same decoder with coverage guidance; this runs every time.)
@@ -7,7 +7,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::{DateTime, NaiveDateTime};
-use keyset_runtime::__testing::token::{self, MAX_TOKEN_LEN, SIGNED, VERSION};
+use keyset_runtime::__testing::token::{self, ENCRYPTED, MAX_TOKEN_LEN, SIGNED, VERSION};
 use keyset_runtime::{CursorError, Direction, Keyset, TokenKeys};
 use keyset_tests::models::{
     ByUniqueTitle, ByUniqueTitleCursor, Newest, NewestCursor, RankDue, RankDueCursor, TopScore,
@@ -25,10 +25,15 @@ fn config() -> Config {
 }
 
 fn keys() -> TokenKeys {
-    TokenKeys::new([0x5a; 32]).unwrap()
+    TokenKeys::new(*b"props test key, 32 bytes, unreal").unwrap()
 }
 
-/// Decodes `token` as three cursor types, plain and signed, both directions: none may panic.
+fn encrypting() -> TokenKeys {
+    TokenKeys::encrypting(*b"props test key, 32 bytes, unreal").unwrap()
+}
+
+/// Decodes `token` as three cursor types, plain, signed and encrypted, both directions: none may
+/// panic.
 fn decode_everything(token: &str) {
     for direction in [Direction::After, Direction::Before] {
         let _ = token::decode::<NewestCursor>(Newest::FINGERPRINT, direction, token);
@@ -36,6 +41,8 @@ fn decode_everything(token: &str) {
         let _ = token::decode::<ByUniqueTitleCursor>(ByUniqueTitle::FINGERPRINT, direction, token);
         let _ = keys().decode::<NewestCursor>(Newest::FINGERPRINT, direction, token);
         let _ = keys().decode::<RankDueCursor>(RankDue::FINGERPRINT, direction, token);
+        let _ = encrypting().decode::<NewestCursor>(Newest::FINGERPRINT, direction, token);
+        let _ = encrypting().decode::<RankDueCursor>(RankDue::FINGERPRINT, direction, token);
     }
 }
 
@@ -100,17 +107,17 @@ proptest! {
         }
     }
 
-    /// Edits of a valid token: a typed error or a cursor; and a signed token survives no edit.
+    /// Edits of a valid token: a typed error or a cursor; and a signed or encrypted token
+    /// survives no edit.
     #[test]
     fn mutated_tokens_are_refused_or_decode(
         cursor in rank_due(),
         edits in prop::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 1..4),
     ) {
-        for signed in [false, true] {
-            let valid = if signed {
-                keys().encode(RankDue::FINGERPRINT, Direction::After, &cursor).unwrap()
-            } else {
-                token::encode(RankDue::FINGERPRINT, Direction::After, &cursor).unwrap()
+        for protected in [None, Some(keys()), Some(encrypting())] {
+            let valid = match &protected {
+                Some(keys) => keys.encode(RankDue::FINGERPRINT, Direction::After, &cursor).unwrap(),
+                None => token::encode(RankDue::FINGERPRINT, Direction::After, &cursor).unwrap(),
             };
             let original = URL_SAFE_NO_PAD.decode(&valid).unwrap();
             let mut bytes = original.clone();
@@ -119,9 +126,9 @@ proptest! {
             }
             let text = URL_SAFE_NO_PAD.encode(&bytes);
             decode_everything(&text);
-            if signed && bytes != original {
-                let result = keys().decode::<RankDueCursor>(RankDue::FINGERPRINT, Direction::After, &text);
-                prop_assert!(result.is_err(), "an edited signed token was accepted: {:?}", result);
+            if let (Some(keys), true) = (&protected, bytes != original) {
+                let result = keys.decode::<RankDueCursor>(RankDue::FINGERPRINT, Direction::After, &text);
+                prop_assert!(result.is_err(), "an edited {keys:?} token was accepted: {:?}", result);
             }
         }
     }
@@ -150,7 +157,7 @@ proptest! {
                 token::decode::<NewestCursor>(Newest::FINGERPRINT, other, &plain),
                 Err(CursorError::WrongDirection { expected: other, found: direction })
             );
-            // Any other format version (older or newer), signed flag or not.
+            // Any other format version (older or newer), with the signed or encrypted flag or not.
             let mut bytes = URL_SAFE_NO_PAD.decode(&plain).unwrap();
             bytes[0] = version;
             let text = URL_SAFE_NO_PAD.encode(&bytes);
@@ -158,7 +165,8 @@ proptest! {
             match version {
                 VERSION => prop_assert!(result.is_ok()),
                 v if v == VERSION | SIGNED => prop_assert_eq!(result, Err(CursorError::UnexpectedSignature)),
-                v => prop_assert_eq!(result, Err(CursorError::UnsupportedVersion { found: v & !SIGNED, supported: VERSION })),
+                v if v == VERSION | ENCRYPTED => prop_assert_eq!(result, Err(CursorError::UnexpectedEncryption)),
+                v => prop_assert_eq!(result, Err(CursorError::UnsupportedVersion { found: v & !(SIGNED | ENCRYPTED), supported: VERSION })),
             }
         }
     }

@@ -114,6 +114,8 @@ pub use load::{load_connection_async, load_connection_by_async, load_connection_
 use crate::error::Error;
 use crate::request::{Limit, PageRequest, RequestedPosition};
 use crate::token::codec::Codec;
+use crate::token::format::scope_hash;
+use crate::token::CursorValue;
 
 /// The validated `first`, `after`, `last` and `before` arguments of a Relay connection field.
 ///
@@ -222,11 +224,27 @@ impl ConnectionArgs {
         self
     }
 
-    /// Reads and writes the cursors signed with `keys`, as
+    /// Reads and writes the cursors signed or encrypted with `keys`, as
     /// [`paginate_signed`](crate::Paginate::paginate_signed) does for REST pages.
     #[cfg(feature = "signed")]
     pub fn signed(mut self, keys: &crate::TokenKeys) -> Self {
-        self.codec = Codec::signed(keys);
+        self.codec = self.codec.signed(keys);
+        self
+    }
+
+    /// Scopes the cursors to `scope`, as [`PageRequest::scoped`] does for REST pages: a cursor
+    /// of another scope of the model, or an unscoped one, is refused
+    /// ([`CursorError::OtherScope`](crate::CursorError::OtherScope)).
+    ///
+    /// ```
+    /// # use keyset_runtime::relay::ConnectionArgs;
+    /// # let author_id = 7i64;
+    /// // `author(id: 7) { posts(first: 10) }`: the cursors of author 7's posts.
+    /// let args = ConnectionArgs::new(None, None, Some(10), None)?.scoped(&author_id);
+    /// # Ok::<(), keyset_runtime::relay::ConnectionArgsError>(())
+    /// ```
+    pub fn scoped<S: CursorValue>(mut self, scope: &S) -> Self {
+        self.codec = self.codec.scoped(Some(scope_hash(scope)));
         self
     }
 

@@ -5,6 +5,8 @@ mod wire;
 use serde::Deserialize;
 
 use crate::token::direction::Direction;
+use crate::token::format::scope_hash;
+use crate::token::CursorValue;
 
 /// Which page to load: the first or last `limit` rows, or the `limit` rows after or before a
 /// cursor token.
@@ -27,6 +29,8 @@ use crate::token::direction::Direction;
 pub struct PageRequest {
     position: RequestedPosition,
     limit: Option<u32>,
+    /// The hash of the scope given with [`scoped`](Self::scoped).
+    scope: Option<u32>,
 }
 
 /// The rows a request starts from, tokens still encoded. (Named in the drivers' hidden methods
@@ -56,7 +60,7 @@ impl PageRequest {
     /// assert_eq!(PageRequest::first(50).limit(), Some(50));
     /// ```
     pub fn first(limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::First, limit: Some(limit) }
+        PageRequest { position: RequestedPosition::First, limit: Some(limit), scope: None }
     }
 
     /// The last `limit` rows, returned in the model's order.
@@ -67,7 +71,7 @@ impl PageRequest {
     /// assert_eq!(from_url, PageRequest::last(10));
     /// ```
     pub fn last(limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::Last, limit: Some(limit) }
+        PageRequest { position: RequestedPosition::Last, limit: Some(limit), scope: None }
     }
 
     /// The `limit` rows after the row a `next_cursor` token points to.
@@ -81,7 +85,11 @@ impl PageRequest {
     /// }
     /// ```
     pub fn after(token: impl Into<String>, limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::After(token.into()), limit: Some(limit) }
+        PageRequest {
+            position: RequestedPosition::After(token.into()),
+            limit: Some(limit),
+            scope: None,
+        }
     }
 
     /// The `limit` rows before the row a `prev_cursor` token points to, returned in the model's
@@ -96,7 +104,11 @@ impl PageRequest {
     /// }
     /// ```
     pub fn before(token: impl Into<String>, limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::Before(token.into()), limit: Some(limit) }
+        PageRequest {
+            position: RequestedPosition::Before(token.into()),
+            limit: Some(limit),
+            scope: None,
+        }
     }
 
     /// Page `number` (counting from 1) of `limit` rows, for the rare grid that must jump to a
@@ -129,7 +141,7 @@ impl PageRequest {
     /// # Ok::<(), keyset_runtime::Error>(())
     /// ```
     pub fn page_number(number: u32, limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::Number(number), limit: Some(limit) }
+        PageRequest { position: RequestedPosition::Number(number), limit: Some(limit), scope: None }
     }
 
     /// The requested page size, if the request named one.
@@ -145,6 +157,55 @@ impl PageRequest {
 
     pub(crate) fn position(&self) -> &RequestedPosition {
         &self.position
+    }
+
+    /// Scopes the request's tokens to `scope`: the values that tell this listing from the other
+    /// listings of the same model, such as the parent's id of `/authors/:id/posts`, or an
+    /// endpoint's name. The page's tokens carry its hash, and a token issued in another scope,
+    /// or without one, is refused before any query
+    /// ([`CursorError::OtherScope`](crate::CursorError::OtherScope), 400), as a scoped token is
+    /// by an unscoped request; tokens issued unscoped keep paging unscoped requests. A second
+    /// call replaces the scope; several values go in a tuple (`&(tenant_id, author_id)`).
+    ///
+    /// Without a scope, a model's token pages every listing of that model (the query's filters
+    /// keep each to its rows, so that is harmless, but a token of author 7's posts then starts
+    /// a page of author 8's at 7's position). The scope is hashed in the token format's own
+    /// encoding of the values ([`CursorValue`]), the same on every build and platform, into 32
+    /// bits: not a secret, and a check against mistakes, not access control (keep that in the
+    /// query). A client can rewrite the hash of an unsigned token; a signed or encrypted one's
+    /// is authenticated with the rest ([`TokenKeys`](crate::TokenKeys)).
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{CursorError, Error, Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 8), (3, 7), (4, 7)").execute(&mut conn).unwrap();
+    /// // GET /authors/:author_id/posts
+    /// let posts_of = |author_id: i64, request: PageRequest| {
+    ///     posts::table
+    ///         .filter(posts::author_id.eq(author_id))
+    ///         .select(Post::as_select())
+    ///         .paginate(&request.scoped(&author_id))
+    /// };
+    /// let first = posts_of(7, PageRequest::first(2))?.load_page(&mut conn)?;
+    /// let after = PageRequest::after(first.next_cursor.unwrap(), 2);
+    /// assert_eq!(posts_of(7, after.clone())?.load_page(&mut conn)?.items.len(), 1);
+    ///
+    /// // Author 7's token, sent to author 8's posts: refused, 400.
+    /// assert!(matches!(posts_of(8, after).err(), Some(Error::Cursor(CursorError::OtherScope))));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn scoped<S: CursorValue>(mut self, scope: &S) -> Self {
+        self.scope = Some(scope_hash(scope));
+        self
+    }
+
+    pub(crate) fn scope(&self) -> Option<u32> {
+        self.scope
     }
 
     /// The cursor token the request pages from, and which way: `after` or `before`. `None` for
@@ -244,7 +305,7 @@ impl Limit {
 impl Default for PageRequest {
     /// The first page of [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT) rows.
     fn default() -> Self {
-        PageRequest { position: RequestedPosition::First, limit: None }
+        PageRequest { position: RequestedPosition::First, limit: None, scope: None }
     }
 }
 

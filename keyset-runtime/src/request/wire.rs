@@ -39,7 +39,7 @@ impl TryFrom<RawPageRequest> for PageRequest {
             (None, None, true) => RequestedPosition::Last,
             (None, None, false) => RequestedPosition::First,
         };
-        Ok(PageRequest { position, limit: raw.limit })
+        Ok(PageRequest { position, limit: raw.limit, scope: None })
     }
 }
 

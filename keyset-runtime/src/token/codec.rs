@@ -2,15 +2,15 @@
 
 use super::direction::Direction;
 use super::error::CursorError;
-use super::format::{SIGNED, VERSION};
+use super::format::{FLAGS, VERSION};
 #[cfg(feature = "signed")]
-use super::signed::TokenKeys;
-use super::{decode_anchor, encode_anchor, header_of, Anchor, TooLong, LEGACY_VERSION};
+use super::keys::TokenKeys;
+use super::{decode_anchor, encode_anchor, header_of, Anchor, Binding, TooLong, LEGACY_VERSION};
 use crate::error::Error;
 use crate::orders::SortOrder;
 
-/// How a listing writes and reads its tokens: unsigned (the default), or signed with the
-/// server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
+/// How a listing writes and reads its tokens: plain (the default), or signed or encrypted with
+/// the server's keys. What [`Paginated`](crate::Paginated) carries from `paginate` to the page. Its
 /// tokens are those of one model: its fingerprint, and at most its
 /// [`MAX_TOKEN_LEN`](Keyset::MAX_TOKEN_LEN) characters, both ways.
 #[derive(Debug, Clone, Default)]
@@ -18,14 +18,27 @@ use crate::orders::SortOrder;
 pub struct Codec {
     #[cfg(feature = "signed")]
     keys: Option<TokenKeys>,
+    /// The hash of the request's scope, if it has one: tokens are written with it, and only
+    /// tokens with the same are read.
+    scope: Option<u32>,
 }
 
 impl Codec {
-    /// Signed with `keys`: tokens are written signed with the current key, and only signed
-    /// tokens that verify under one of the keys are read.
+    /// Protected by `keys`: tokens are written signed (or encrypted) with the current key, and
+    /// only tokens that verify under one of the keys are read.
     #[cfg(feature = "signed")]
-    pub(crate) fn signed(keys: &TokenKeys) -> Self {
-        Codec { keys: Some(keys.clone()) }
+    pub(crate) fn signed(self, keys: &TokenKeys) -> Self {
+        Codec { keys: Some(keys.clone()), ..self }
+    }
+
+    /// Scoped to the scope of this hash (see [`PageRequest::scoped`](crate::PageRequest::scoped)),
+    /// or unscoped.
+    pub(crate) fn scoped(self, scope: Option<u32>) -> Self {
+        Codec { scope, ..self }
+    }
+
+    fn binding<M: SortOrder>(&self) -> Binding {
+        Binding { fingerprint: M::FINGERPRINT, scope: self.scope }
     }
 
     /// The token of `anchor` for model `M`'s listing. A row whose keys need a token longer than
@@ -38,10 +51,11 @@ impl Codec {
     ) -> Result<String, Error> {
         #[cfg(feature = "signed")]
         if let Some(keys) = &self.keys {
-            let issued = keys.encode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, anchor);
+            let issued =
+                keys.encode_anchor(self.binding::<M>(), M::MAX_TOKEN_LEN, direction, anchor);
             return issued.map_err(|error| too_long::<M>(error, anchor));
         }
-        encode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, anchor)
+        encode_anchor(self.binding::<M>(), M::MAX_TOKEN_LEN, direction, anchor)
             .map_err(|error| too_long::<M>(error, anchor))
     }
 
@@ -53,10 +67,10 @@ impl Codec {
     ) -> Result<Anchor<M::Cursor>, CursorError> {
         #[cfg(feature = "signed")]
         if let Some(keys) = &self.keys {
-            let read = keys.decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token);
+            let read = keys.decode_anchor(self.binding::<M>(), M::MAX_TOKEN_LEN, direction, token);
             return read.map_err(|error| older::<M>(token, error));
         }
-        decode_anchor(M::FINGERPRINT, M::MAX_TOKEN_LEN, direction, token)
+        decode_anchor(self.binding::<M>(), M::MAX_TOKEN_LEN, direction, token)
             .map_err(|error| older::<M>(token, error))
     }
 }
@@ -69,7 +83,7 @@ fn older<M: SortOrder>(token: &str, error: CursorError) -> CursorError {
     }
     match (header_of(token), M::LEGACY_FINGERPRINT) {
         (Some((version, fingerprint)), Some(legacy))
-            if version & !SIGNED == LEGACY_VERSION && fingerprint == legacy =>
+            if version & !FLAGS == LEGACY_VERSION && fingerprint == legacy =>
         {
             CursorError::UnsupportedVersion { found: LEGACY_VERSION, supported: VERSION }
         }

@@ -52,6 +52,14 @@ pub enum CursorError {
         /// The order and direction it was sent with.
         requested: &'static str,
     },
+    /// The token was issued for another listing of this model: another scope
+    /// ([`PageRequest::scoped`](crate::PageRequest::scoped)), such as another parent's rows or
+    /// another endpoint, or a scoped token sent where none is given, or the other way round.
+    #[error(
+        "the cursor was issued for another listing of this model (another scope, such as another \
+         parent's rows): start again from the first page, without a cursor"
+    )]
+    OtherScope,
     /// A `prev_cursor` was sent as `after`, or a `next_cursor` as `before`.
     #[error("the cursor points {found} its row but was sent as `{expected}`")]
     WrongDirection {
@@ -63,9 +71,13 @@ pub enum CursorError {
     /// The key values do not decode as this model's cursor (wrong types, trailing bytes).
     #[error("the cursor's values are invalid: {0}")]
     InvalidValues(String),
-    /// The token is signed, but its signature matches none of the server's keys: it was
-    /// modified, forged, or signed with a key the server no longer accepts.
-    #[error("the cursor's signature is invalid")]
+    /// The token is signed (or encrypted), but its signature (or its encryption's tag) matches
+    /// none of the server's keys: it was modified, forged, or issued with a key the server no
+    /// longer accepts.
+    #[error(
+        "the cursor's signature is invalid: it was modified, or issued with a key this server no \
+         longer accepts; start again from the first page"
+    )]
     BadSignature,
     /// The server requires signed tokens and this one is not signed.
     #[error("the cursor is not signed; this server accepts only signed cursors")]
@@ -74,4 +86,18 @@ pub enum CursorError {
     /// listing): it was not issued by this listing's configuration.
     #[error("the cursor is signed; this server accepts only unsigned cursors here")]
     UnexpectedSignature,
+    /// The server requires encrypted tokens here (`TokenKeys::encrypting`, feature `encrypted`)
+    /// and this one is plain or only signed: it was not issued by this listing's configuration.
+    #[error(
+        "the cursor is not encrypted; this server accepts only encrypted cursors here: start \
+         again from the first page"
+    )]
+    NotEncrypted,
+    /// The token is encrypted but this listing reads plain or signed tokens: it was not issued by
+    /// this listing's configuration.
+    #[error(
+        "the cursor is encrypted; this server accepts only unencrypted cursors here: start again \
+         from the first page"
+    )]
+    UnexpectedEncryption,
 }

@@ -4,11 +4,19 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 1 | format version (3); its high bit (`0x80`) marks a signed token |
+//! | 1 | format version (3); its high bit (`0x80`) marks a signed token, the next (`0x40`) an encrypted one |
 //! | 4 | fingerprint of the model and its sort order ([`Keyset::FINGERPRINT`](crate::Keyset::FINGERPRINT)), little-endian |
-//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row |
+//! | 24 | encrypted tokens only: the nonce, drawn at random for each token |
+//! | 1 | the [`Direction`] the token was issued for: bit 0 set for `before`; bit 1 set for a token that marks an end of the listing instead of a row; bit 2 set for a scoped token |
+//! | 4 | scoped tokens only: the hash of the scope ([`PageRequest::scoped`](crate::PageRequest::scoped)), little-endian |
 //! | rest | the cursor's key values, each in its [`CursorValue`] form (none in an end token) |
 //! | 16 | signed tokens only: HMAC-SHA256 of all the bytes before it, truncated (feature `signed`, `TokenKeys`) |
+//! | 16 | encrypted tokens only: the XChaCha20-Poly1305 tag (feature `encrypted`, `TokenKeys::encrypting`) |
+//!
+//! An encrypted token carries the same bytes as a plain one, with the direction, the scope and
+//! the values (everything after the fingerprint) encrypted; the version byte and the fingerprint stay readable
+//! and are authenticated as associated data, so a token of another listing is told apart as
+//! a plain one is.
 //!
 //! The values are a compact binary form of their own ([`CursorValue`]: varint integers, a
 //! timestamp as seconds and nanoseconds, length-prefixed strings, no field names), so every key
@@ -20,11 +28,13 @@
 //! Tokens are opaque, not secret: a client can decode the key values of a row it has already seen,
 //! and can write a token for any key values it likes (which is harmless: the keyset filter is
 //! ANDed with the query's own filters, so a token can only move the start of a page within rows the
-//! query already allows). Where key values must not be guessable or edited, sign the tokens
-//! (feature `signed`, `TokenKeys`). Decoding never panics; every way a token can be wrong is a
+//! query already allows). Where key values must not be forged or edited, sign the tokens
+//! (feature `signed`, `TokenKeys`): signing stops forgery and edits, not reading, since a signed
+//! token's values decode as plainly as an unsigned one's. Where they must not be read either,
+//! encrypt them (feature `encrypted`, `TokenKeys::encrypting`). Decoding never panics; every way a token can be wrong is a
 //! [`CursorError`], which a web handler answers with 400. A string whose header is not this
 //! listing's (its fingerprint does not match) is [`CursorError::Malformed`]: only a token that
-//! carries the listing's fingerprint is told about its version or its signature.
+//! carries the listing's fingerprint is told about its version, its signature or its encryption.
 //!
 //! A page with no rows still leads back to the rows behind it: its token marks the end of the
 //! listing it lies at (bit 1 of its direction byte), and reads as the last page (sent as `before`) or the first page
@@ -35,8 +45,12 @@ mod bind;
 mod builtin;
 pub(crate) mod codec;
 pub(crate) mod direction;
+#[cfg(feature = "encrypted")]
+pub(crate) mod encrypted;
 pub(crate) mod error;
 pub(crate) mod format;
+#[cfg(feature = "signed")]
+pub(crate) mod keys;
 #[cfg(any(test, feature = "__testing"))]
 pub(crate) mod raw;
 #[cfg(feature = "signed")]
@@ -49,7 +63,7 @@ use base64::Engine as _;
 pub use bind::Engine;
 use direction::Direction;
 use error::CursorError;
-use format::{END, MAX_TOKEN_LEN, SIGNED, VERSION};
+use format::{ENCRYPTED, END, FLAGS, MAX_TOKEN_LEN, SCOPED, SIGNED, VERSION};
 pub use value::{CursorValue, Reader, Writer};
 
 /// The version before [`VERSION`], whose tokens are recognised by their old fingerprint.
@@ -90,10 +104,10 @@ pub(crate) fn header_of(token: &str) -> Option<(u8, u32)> {
     }
 }
 
-/// The fingerprint of a token of this format version, signed or not.
+/// The fingerprint of a token of this format version, plain, signed or encrypted.
 pub(crate) fn fingerprint_of(token: &str) -> Option<u32> {
     match header_of(token)? {
-        (version, fingerprint) if version & !SIGNED == VERSION => Some(fingerprint),
+        (version, fingerprint) if version & !FLAGS == VERSION => Some(fingerprint),
         _ => None,
     }
 }
@@ -112,35 +126,54 @@ impl From<TooLong> for CursorError {
     }
 }
 
+/// What ties a token to its listing: the model's sort order (its fingerprint) and, for a scoped
+/// request, the hash of its scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Binding {
+    pub(crate) fingerprint: u32,
+    pub(crate) scope: Option<u32>,
+}
+
+impl Binding {
+    /// The binding of an unscoped listing of the order with this fingerprint.
+    pub(crate) fn unscoped(fingerprint: u32) -> Self {
+        Binding { fingerprint, scope: None }
+    }
+}
+
 fn encode_anchor<C: CursorValue>(
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     anchor: Anchor<&C>,
 ) -> Result<String, TooLong> {
-    with_payload(VERSION, fingerprint, direction, anchor, |bytes| finish(bytes, max_len))
+    with_payload(VERSION, binding, direction, anchor, |bytes| finish(bytes, max_len))
 }
 
 fn decode_anchor<C: CursorValue>(
-    fingerprint: u32,
+    binding: Binding,
     max_len: usize,
     direction: Direction,
     token: &str,
 ) -> Result<Anchor<C>, CursorError> {
+    let fingerprint = binding.fingerprint;
     open(token, max_len, |bytes| match bytes[0] {
-        VERSION => read(bytes, fingerprint, direction),
+        VERSION => read(bytes, binding, direction),
         byte if byte == VERSION | SIGNED => {
             Err(foreign_or(bytes, fingerprint, CursorError::UnexpectedSignature))
+        }
+        byte if byte == VERSION | ENCRYPTED => {
+            Err(foreign_or(bytes, fingerprint, CursorError::UnexpectedEncryption))
         }
         byte => Err(foreign_or(bytes, fingerprint, unsupported(byte))),
     })
 }
 
-/// The token's bytes before base64 (header, then the values), handed to `issue`. They are
+/// The token's bytes before base64 (header, scope, then the values), handed to `issue`. They are
 /// written into a buffer kept per thread, so issuing a token allocates only the token itself.
 fn with_payload<C: CursorValue, R>(
     version: u8,
-    fingerprint: u32,
+    binding: Binding,
     direction: Direction,
     anchor: Anchor<&C>,
     issue: impl FnOnce(&mut Vec<u8>) -> R,
@@ -153,14 +186,21 @@ fn with_payload<C: CursorValue, R>(
     let mut bytes = SCRATCH.take();
     bytes.clear();
     bytes.push(version);
-    bytes.extend_from_slice(&fingerprint.to_le_bytes());
+    bytes.extend_from_slice(&binding.fingerprint.to_le_bytes());
     let mut out = Writer::from_vec(bytes);
-    match anchor {
-        Anchor::Row(cursor) => {
-            out.byte(direction.byte());
-            cursor.write(&mut out);
+    let end = match anchor {
+        Anchor::Row(_) => 0,
+        Anchor::End => END,
+    };
+    match binding.scope {
+        Some(scope) => {
+            out.byte(direction.byte() | end | SCOPED);
+            out.bytes(&scope.to_le_bytes());
         }
-        Anchor::End => out.byte(direction.byte() | END),
+        None => out.byte(direction.byte() | end),
+    }
+    if let Anchor::Row(cursor) = anchor {
+        cursor.write(&mut out);
     }
     let mut bytes = out.into_bytes();
     let issued = issue(&mut bytes);
@@ -174,26 +214,32 @@ fn with_payload<C: CursorValue, R>(
 /// Base64 of `bytes`, refused when longer than `max_len`, the most the listing accepts (checked
 /// before encoding).
 fn finish(bytes: &[u8], max_len: usize) -> Result<String, TooLong> {
-    let len = bytes.len() / 3 * 4 + [0, 2, 3][bytes.len() % 3];
-    if len > max_len {
-        return Err(TooLong { len, max: max_len });
-    }
+    fits(bytes.len(), max_len)?;
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Hands the token's bytes to `read`: at most `max_len` characters of base64, at least one byte.
+/// Refuses a token of `bytes` bytes when its base64 would be longer than `max_len` characters.
+fn fits(bytes: usize, max_len: usize) -> Result<(), TooLong> {
+    match bytes / 3 * 4 + [0, 2, 3][bytes % 3] {
+        len if len > max_len => Err(TooLong { len, max: max_len }),
+        _ => Ok(()),
+    }
+}
+
+/// Hands the token's bytes to `read` (to decrypt in place, if need be): at most `max_len`
+/// characters of base64, at least one byte.
 /// They are decoded on the stack, into a buffer as small as the token allows (a typical token's
 /// bytes fit in [`SMALL_TOKEN_BYTES`]); only a token longer than [`MAX_TOKEN_LEN`], which a model
 /// with a higher limit accepts, is decoded on the heap, into a buffer of its decoded length.
 fn open<R>(
     token: &str,
     max_len: usize,
-    read: impl FnOnce(&[u8]) -> Result<R, CursorError>,
+    read: impl FnOnce(&mut [u8]) -> Result<R, CursorError>,
 ) -> Result<R, CursorError> {
-    fn decoded<'b>(token: &str, buffer: &'b mut [u8]) -> Result<&'b [u8], CursorError> {
+    fn decoded<'b>(token: &str, buffer: &'b mut [u8]) -> Result<&'b mut [u8], CursorError> {
         match URL_SAFE_NO_PAD.decode_slice(token, buffer) {
             Ok(0) => Err(CursorError::Truncated),
-            Ok(len) => Ok(&buffer[..len]),
+            Ok(len) => Ok(&mut buffer[..len]),
             Err(_) => Err(CursorError::NotBase64),
         }
     }
@@ -213,10 +259,10 @@ fn open<R>(
 }
 
 fn unsupported(byte: u8) -> CursorError {
-    CursorError::UnsupportedVersion { found: byte & !SIGNED, supported: VERSION }
+    CursorError::UnsupportedVersion { found: byte & !FLAGS, supported: VERSION }
 }
 
-/// `error`, which speaks of a token's version or signature, when the token carries this
+/// `error`, which speaks of a token's version, signature or encryption, when the token carries this
 /// listing's fingerprint after its version byte, as every token format does; otherwise the string
 /// is not a token of this listing at all, and its first byte is no version:
 /// [`CursorError::Malformed`].
@@ -227,11 +273,11 @@ fn foreign_or(bytes: &[u8], fingerprint: u32, error: CursorError) -> CursorError
     }
 }
 
-/// Checks the header after the version byte (the caller checked that, and any signature) and
-/// decodes the values.
+/// Checks the header after the version byte (the caller checked that, and any signature, and
+/// decrypted the rest) and decodes the values.
 fn read<C: CursorValue>(
     bytes: &[u8],
-    fingerprint: u32,
+    binding: Binding,
     direction: Direction,
 ) -> Result<Anchor<C>, CursorError> {
     let Some((header, values)) = bytes.split_first_chunk::<HEADER_LEN>() else {
@@ -239,10 +285,19 @@ fn read<C: CursorValue>(
         return Err(CursorError::Malformed);
     };
     let [_version, f0, f1, f2, f3, dir] = *header;
-    if u32::from_le_bytes([f0, f1, f2, f3]) != fingerprint {
+    if u32::from_le_bytes([f0, f1, f2, f3]) != binding.fingerprint {
         return Err(CursorError::ForeignSortOrder);
     }
-    let found = match dir & !END {
+    // The scope before the direction: a token of another listing is told so, either way.
+    let (scope, values) = match values.split_first_chunk::<4>() {
+        Some((scope, values)) if dir & SCOPED != 0 => (Some(u32::from_le_bytes(*scope)), values),
+        None if dir & SCOPED != 0 => return Err(CursorError::Truncated),
+        _ => (None, values),
+    };
+    if scope != binding.scope {
+        return Err(CursorError::OtherScope);
+    }
+    let found = match dir & !(END | SCOPED) {
         0 => Direction::After,
         1 => Direction::Before,
         _ => return Err(CursorError::InvalidValues(format!("unknown direction byte {dir}"))),

@@ -6,7 +6,7 @@ use super::direction::Direction;
 use super::error::CursorError;
 use super::format::MAX_TOKEN_LEN;
 use super::value::CursorValue;
-use super::{decode_anchor, encode_anchor, Anchor};
+use super::{decode_anchor, encode_anchor, Anchor, Binding};
 
 /// Writes the token for `cursor`, of at most [`MAX_TOKEN_LEN`] characters.
 pub fn encode<C: CursorValue>(
@@ -14,7 +14,12 @@ pub fn encode<C: CursorValue>(
     direction: Direction,
     cursor: &C,
 ) -> Result<String, CursorError> {
-    Ok(encode_anchor(fingerprint, MAX_TOKEN_LEN, direction, Anchor::Row(cursor))?)
+    Ok(encode_anchor(
+        Binding::unscoped(fingerprint),
+        MAX_TOKEN_LEN,
+        direction,
+        Anchor::Row(cursor),
+    )?)
 }
 
 /// Reads a token issued by [`encode`] with the same `fingerprint` and `direction`, of at most
@@ -25,7 +30,7 @@ pub fn decode<C: CursorValue>(
     direction: Direction,
     token: &str,
 ) -> Result<C, CursorError> {
-    match decode_anchor(fingerprint, MAX_TOKEN_LEN, direction, token)? {
+    match decode_anchor(Binding::unscoped(fingerprint), MAX_TOKEN_LEN, direction, token)? {
         Anchor::Row(cursor) => Ok(cursor),
         Anchor::End => Err(CursorError::InvalidValues(
             "the token marks an end of the listing, not a row".to_owned(),
@@ -39,8 +44,55 @@ mod tests {
     use base64::Engine;
 
     use super::*;
-    use crate::token::format::{fingerprint, VERSION};
+    use crate::token::format::{fingerprint, scope_hash, END, SCOPED, VERSION};
     use crate::token::MAX_TOKEN_BYTES;
+
+    /// Scoped tokens carry this hash: changing it would refuse every scoped token in the wild.
+    #[test]
+    fn scope_hash_is_stable_and_tells_scopes_apart() {
+        // 7i64 is written as the zigzag varint 14; FNV-1a 64 of [14], folded to 32 bits.
+        assert_eq!(scope_hash(&7i64), 0x2962_015d);
+        assert_ne!(scope_hash(&7i64), scope_hash(&8i64));
+        let (posts, drafts) = (("posts".to_owned(), 7i64), ("drafts".to_owned(), 7i64));
+        assert_ne!(scope_hash(&posts), scope_hash(&drafts));
+    }
+
+    #[test]
+    fn a_scoped_token_flags_its_direction_byte_and_carries_the_hash() {
+        let binding = Binding { fingerprint: 0x0403_0201, scope: Some(0x0807_0605) };
+        let token = encode_anchor(binding, MAX_TOKEN_LEN, Direction::Before, Anchor::Row(&(9u8,)));
+        let bytes = URL_SAFE_NO_PAD.decode(token.unwrap()).unwrap();
+        assert_eq!(bytes, [VERSION, 1, 2, 3, 4, 1 | SCOPED, 5, 6, 7, 8, 9]);
+        let end = encode_anchor::<(u8,)>(binding, MAX_TOKEN_LEN, Direction::After, Anchor::End);
+        let bytes = URL_SAFE_NO_PAD.decode(end.unwrap()).unwrap();
+        assert_eq!(bytes, [VERSION, 1, 2, 3, 4, END | SCOPED, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn a_token_reads_only_in_its_own_scope() {
+        let (seven, eight) = (Some(scope_hash(&7i64)), Some(scope_hash(&8i64)));
+        let bound = |scope| Binding { fingerprint: 9, scope };
+        let issue = |scope| {
+            encode_anchor(bound(scope), MAX_TOKEN_LEN, Direction::After, Anchor::Row(&(1i64,)))
+                .unwrap()
+        };
+        let read = |scope, token: &str| {
+            decode_anchor::<(i64,)>(bound(scope), MAX_TOKEN_LEN, Direction::After, token)
+        };
+        for (issued, sent) in [(seven, eight), (seven, None), (None, seven)] {
+            assert_eq!(read(sent, &issue(issued)), Err(CursorError::OtherScope), "{issued:?}");
+        }
+        for scope in [seven, None] {
+            assert_eq!(read(scope, &issue(scope)), Ok(Anchor::Row((1,))));
+        }
+        // Before the direction: a token of another scope is told so, whichever way it is sent.
+        let before =
+            decode_anchor::<(i64,)>(bound(eight), MAX_TOKEN_LEN, Direction::Before, &issue(seven));
+        assert_eq!(before, Err(CursorError::OtherScope));
+        // Cut inside the hash: truncated.
+        let bytes = URL_SAFE_NO_PAD.decode(issue(seven)).unwrap();
+        assert_eq!(read(seven, &URL_SAFE_NO_PAD.encode(&bytes[..8])), Err(CursorError::Truncated));
+    }
 
     /// Issued tokens carry this hash: changing the function would reject every token in the wild.
     #[test]
