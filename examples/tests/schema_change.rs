@@ -185,7 +185,8 @@ async fn client(
             if reply.status != 200 {
                 tally.counts[at].failures += 1;
                 if tally.samples.len() < 5 {
-                    let sample = format!("{}: GET {url}: {} {}", PHASES[at], reply.status, reply.body);
+                    let sample =
+                        format!("{}: GET {url}: {} {}", PHASES[at], reply.status, reply.body);
                     tally.samples.push(sample);
                 }
                 break;

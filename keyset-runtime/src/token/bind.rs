@@ -6,19 +6,16 @@
 //! (`invalid byte sequence for encoding "UTF8": 0x00`) and the second (`timestamp out of range`),
 //! and Diesel refuses to send a negative year to MySQL: each a database error, the server's fault
 //! in every handler's eyes, for what is the client's. So before a page runs, its cursor is
-//! checked against the engine it is bound on ([`CursorValue::check_bind`]) and such a value is a
+//! checked against the engine it is bound on ([`CursorValue::check_bind`](super::CursorValue::check_bind)) and such a value is a
 //! [`CursorError`] (400). A value that the engine can hold never is: every token a server issued
 //! for one of its rows still reads.
 
 use super::error::CursorError;
-use super::value::invalid;
-#[cfg(doc)]
-use super::value::CursorValue;
 
 /// The database engine a cursor's values are bound on: what
-/// [`CursorValue::check_bind`] checks a decoded value against, before any statement runs.
+/// [`CursorValue::check_bind`](super::CursorValue::check_bind) checks a decoded value against, before any statement runs.
 ///
-/// You meet it only when implementing [`CursorValue`] for a type of your own that is written as
+/// You meet it only when implementing [`CursorValue`](super::CursorValue) for a type of your own that is written as
 /// a text, a float or a date and time: hand the check on to the type it is written as.
 ///
 /// ```
@@ -70,22 +67,28 @@ impl Engine {
 
 /// A value `engine` cannot hold as `what`: the client's token, refused before any query.
 pub(crate) fn unbindable(engine: Engine, what: &str) -> CursorError {
-    invalid(format!("{what}, which {} cannot hold", engine.name()))
+    CursorError::InvalidValues(format!("{what}, which {} cannot hold", engine.name()))
 }
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// PostgreSQL's earliest `timestamp` (and `date`): 4714-11-24 BC, its Julian day 0, in seconds
 /// since 1970 (`MIN_TIMESTAMP` in its source, there in microseconds since 2000).
 const PG_MIN_SECONDS: i64 = -210_866_803_200;
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// The first instant past PostgreSQL's latest `timestamp`: 294277-01-01 (`END_TIMESTAMP`).
 const PG_END_SECONDS: i64 = 9_224_318_016_000;
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// PostgreSQL's earliest `date`, Julian day 0, as days from the common era (0001-01-01 is day 1).
 pub(crate) const PG_MIN_DAYS_FROM_CE: i64 = -1_721_425;
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// MySQL's and MariaDB's earliest `DATETIME`, 0000-01-01, in seconds since 1970.
 const MYSQL_MIN_SECONDS: i64 = -62_167_219_200;
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// The first instant past their latest, 10000-01-01.
 const MYSQL_END_SECONDS: i64 = 253_402_300_800;
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// Checks an instant, as UTC seconds since 1970 and nanoseconds (at least 10⁹ in a leap
 /// second), against `engine`'s `timestamp` (`datetime`).
 pub(crate) fn check_instant(engine: Engine, seconds: i64, nanos: u32) -> Result<(), CursorError> {
@@ -105,6 +108,7 @@ pub(crate) fn check_instant(engine: Engine, seconds: i64, nanos: u32) -> Result<
     }
 }
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// Checks a date, as days from the common era and its year, against `engine`'s `date`.
 pub(crate) fn check_date(engine: Engine, days_from_ce: i64, year: i32) -> Result<(), CursorError> {
     match engine {
@@ -117,6 +121,7 @@ pub(crate) fn check_date(engine: Engine, days_from_ce: i64, year: i32) -> Result
     }
 }
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// Checks a time of day's nanoseconds (at least 10⁹ in a leap second) against `engine`'s `time`.
 pub(crate) fn check_time(engine: Engine, nanos: u32) -> Result<(), CursorError> {
     match engine {
@@ -125,6 +130,7 @@ pub(crate) fn check_time(engine: Engine, nanos: u32) -> Result<(), CursorError> 
     }
 }
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// MySQL's and MariaDB's `DATETIME` and `DATE` hold the years 0 to 9999.
 fn check_mysql_year(year: i32, what: &str) -> Result<(), CursorError> {
     match year {
@@ -133,6 +139,7 @@ fn check_mysql_year(year: i32, what: &str) -> Result<(), CursorError> {
     }
 }
 
+#[cfg(any(feature = "chrono", feature = "time"))]
 /// A leap second (chrono's nanoseconds of 10⁹ and more) is a 61st second of a minute, which
 /// PostgreSQL's `time` and MySQL's types refuse (no row of theirs reads as one).
 fn no_leap_second(engine: Engine, nanos: u32) -> Result<(), CursorError> {
@@ -142,7 +149,7 @@ fn no_leap_second(engine: Engine, nanos: u32) -> Result<(), CursorError> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, any(feature = "chrono", feature = "time")))]
 mod tests {
     use super::*;
 

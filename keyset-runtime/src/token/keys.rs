@@ -4,16 +4,12 @@
 
 use std::fmt;
 
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
-
 use super::direction::Direction;
 use super::error::CursorError;
 use super::format::MAX_TOKEN_LEN;
+use super::signed::{self, prf, HmacSha256};
 use super::value::CursorValue;
-use super::{signed, Anchor, Binding, TooLong};
-
-pub(crate) type HmacSha256 = Hmac<Sha256>;
+use super::{Anchor, Binding, TooLong};
 
 /// The server's keys for protected tokens: the current key, which protects every token issued,
 /// and the previous keys, still accepted while tokens issued with them are in circulation (key
@@ -287,15 +283,6 @@ fn checked(key: &[u8]) -> Result<&[u8], KeyError> {
         }
         key => Ok(key),
     }
-}
-
-/// HMAC-SHA256 of `label` under `key`: a key's identity, and the cipher's key derived from it.
-pub(crate) fn prf(key: &[u8], label: &[u8]) -> [u8; 32] {
-    let mut mac = signed::mac(key);
-    mac.update(label);
-    let mut out = [0; 32];
-    out.copy_from_slice(&mac.finalize().into_bytes());
-    out
 }
 
 /// What tells two keys apart: equal for equal keys (and for keys HMAC treats as equal).

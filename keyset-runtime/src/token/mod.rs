@@ -136,6 +136,7 @@ pub(crate) struct Binding {
 
 impl Binding {
     /// The binding of an unscoped listing of the order with this fingerprint.
+    #[cfg(any(feature = "signed", test, feature = "__testing"))]
     pub(crate) fn unscoped(fingerprint: u32) -> Self {
         Binding { fingerprint, scope: None }
     }
