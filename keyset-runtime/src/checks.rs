@@ -120,3 +120,17 @@ pub trait ColumnNameIsColumn<T> {}
 
 #[diagnostic::do_not_recommend]
 impl<C: diesel::Column<Table = T>, T> ColumnNameIsColumn<T> for C {}
+
+/// [`assert_field_is_column`] for a column of `#[keyset(prefix(..))]`.
+pub fn assert_prefix_is_column<T, C: PrefixIsColumn<T>>() {}
+
+/// `Self` is a column of table `T`, as `#[keyset(prefix(..))]` says.
+#[diagnostic::on_unimplemented(
+    message = "no column `{Self}` in `{T}`",
+    label = "`prefix` names columns of the model's `table!`",
+    note = "correct the name to the column's, as the `table!` declares it: `#[keyset(prefix(author_id))]`"
+)]
+pub trait PrefixIsColumn<T> {}
+
+#[diagnostic::do_not_recommend]
+impl<C: diesel::Column<Table = T>, T> PrefixIsColumn<T> for C {}

@@ -200,6 +200,7 @@
 
 #![warn(missing_docs)]
 
+mod among;
 mod checks;
 mod error;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]

@@ -2,10 +2,12 @@
 //! may change in any release. (The test suites and benches reach internals through
 //! `__testing`, behind a feature of their own.)
 
+pub use crate::among::Prefix;
 pub use crate::checks::{
-    assert_column_name_is_column, assert_field_is_column, assert_sort_key_type,
-    assert_tiebreaker_is_primary_key, assert_tiebreaker_type, ColumnNameIsColumn, FieldIsColumn,
-    IsPrimaryKey, MatchesNullability, SortKeyType, TiebreakerNotNull,
+    assert_column_name_is_column, assert_field_is_column, assert_prefix_is_column,
+    assert_sort_key_type, assert_tiebreaker_is_primary_key, assert_tiebreaker_type,
+    ColumnNameIsColumn, FieldIsColumn, IsPrimaryKey, MatchesNullability, PrefixIsColumn,
+    SortKeyType, TiebreakerNotNull,
 };
 pub use crate::error::CursorError;
 pub use crate::migration::IndexDdl;
