@@ -9,6 +9,7 @@ pub mod concurrent;
 pub mod db;
 pub mod edge_props;
 pub mod edges;
+pub mod feeds;
 pub mod hostile;
 pub mod joins;
 pub mod joins_plan;

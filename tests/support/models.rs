@@ -310,3 +310,7 @@ pub mod story_orders {
         pub id: i64,
     }
 }
+
+// Until the derive writes them: the feed's declared prefix.
+impl keyset_runtime::__private::Prefix<posts::author_id> for Newest {}
+impl keyset_runtime::__private::Prefix<posts::author_id> for NewestIdAsc {}

@@ -52,6 +52,15 @@ impl PageRequest {
     /// Largest page served unless [`Paginated::max_limit`](crate::Paginated::max_limit) says
     /// otherwise; larger requests are clamped to it.
     pub const DEFAULT_MAX_LIMIT: u32 = 100;
+    /// Most values a page among a set ([`Paginated::among`](crate::Paginated::among)) takes
+    /// unless [`Paginated::max_set`](crate::Paginated::max_set) says otherwise; a larger set is
+    /// refused ([`RequestError::SetTooLarge`]), not cut.
+    pub const DEFAULT_MAX_SET: usize = 1_000;
+    /// The largest bound [`Paginated::max_set`](crate::Paginated::max_set) sets. On SQLite and
+    /// MariaDB a page runs one branch per value (padded to a power of two) in one statement, each
+    /// binding the value, the cursor and the limit: 2,048 of them leave SQLite's 32,766 binds
+    /// per statement room for 15 per branch, and MariaDB's 65,535 for 31.
+    pub const MAX_SET: usize = 2_048;
 
     /// The first `limit` rows.
     ///
@@ -336,4 +345,33 @@ pub enum RequestError {
         /// The page size served.
         limit: u32,
     },
+    /// A page among a set of values ([`Paginated::among`](crate::Paginated::among)) was given
+    /// more values than the listing pages among
+    /// ([`Paginated::max_set`](crate::Paginated::max_set)); `len` is `None` for a subquery,
+    /// which is read no further than one row past the bound.
+    #[error("{}", set_too_large(*.len, *.max))]
+    SetTooLarge {
+        /// The number of values given, when a list gave them.
+        len: Option<usize>,
+        /// The most the listing serves.
+        max: usize,
+    },
+    /// A value of the set cannot be bound on the database the page runs on (text with a NUL
+    /// character on PostgreSQL, a date beyond its range, ..): the client's, like a token's.
+    #[error("value {index} of the set cannot be bound: {reason}")]
+    SetValue {
+        /// Where in the set the value is, from 0.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+fn set_too_large(len: Option<usize>, max: usize) -> String {
+    match len {
+        Some(len) => {
+            format!("the set holds {len} values, more than the {max} this listing pages among")
+        }
+        None => format!("the set holds more than the {max} values this listing pages among"),
+    }
 }

@@ -11,6 +11,7 @@
 //! poll (`blocking.rs`); on an async one it is awaited (`awaited.rs`). So both paths run the same
 //! statements, with the same binds, in the same order, and return the same page.
 
+mod among;
 #[cfg(feature = "diesel-async")]
 mod awaited;
 mod blocking;

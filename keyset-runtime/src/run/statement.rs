@@ -18,11 +18,11 @@ use crate::sql::{
 
 /// A statement with the page's `LIMIT` (and `OFFSET`), as the backend `X` reaches on `Conn`
 /// writes it.
-type Limit<S, X, Conn, O = NoOffset> =
+pub(super) type Limit<S, X, Conn, O = NoOffset> =
     Limited<S, <<X as Connects<Conn>>::Backend as SeekDialect>::LimitStyle, O>;
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.
-type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
+pub(super) type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
 
 /// A query on which every statement of a page in order `M`, walking `W`, can be built and its
 /// rows loaded on `Conn` by `X`. Implemented for every such query.
@@ -91,7 +91,7 @@ where
 }
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.
-fn past<Q, P, M: SortOrder, W, X: Connects<Conn>, Conn>(
+pub(super) fn past<Q, P, M: SortOrder, W, X: Connects<Conn>, Conn>(
     query: Q,
     predicate: P,
     order: OrderBy<M, W>,

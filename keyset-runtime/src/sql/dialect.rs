@@ -48,6 +48,10 @@ pub trait SeekDialect: Backend {
     /// expansion, which seeks only the leading bound. For queries that select the model alone
     /// and can run more than once.
     const UNITE_TIE_LEVELS: bool = false;
+    /// Whether a page among a set of values joins the values `LATERAL` to one seek (as an
+    /// array, one statement for every set), rather than running one branch per value in a
+    /// `UNION` (see `sql/members.rs`).
+    const LATERAL: bool = false;
     /// How a page's `LIMIT` is written: bound (`Bound`), or literally for the common page sizes
     /// (`Literal`) where the engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
@@ -153,6 +157,8 @@ impl SeekDialect for diesel::pg::Pg {
     const SEEK_PER_TIE_LEVEL: bool = false;
     // Mixed directions: the levels' union is a Merge Append of exact seeks (sql/union.rs).
     const UNITE_TIE_LEVELS: bool = true;
+    // A page among a set: one seek per value, `LATERAL` over the values as an array.
+    const LATERAL: bool = true;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions, so the common page sizes are written (sql/limit.rs).
     type LimitStyle = Literal;

@@ -28,6 +28,11 @@ impl<M: SortOrder, W> OrderBy<M, W> {
         OrderBy { columns: M::columns(), leading: LeadingNulls::Pin, walk: PhantomData }
     }
 
+    /// The same ORDER BY once more: for each branch of a union, and the union's own.
+    pub(crate) fn again(&self) -> Self {
+        OrderBy { columns: M::columns(), leading: self.leading, walk: PhantomData }
+    }
+
     /// The ORDER BY of a query whose rows all lie on one side of a nullable leading key's NULL
     /// boundary (a [`Region`] other than `Whole`; `nulls` when that side is the NULLs): the
     /// placement need not be pinned, and on MySQL/MariaDB the all-NULL key is left out, so that

@@ -1,0 +1,138 @@
+//! The match on [`Statement`] for a page among a set of values ([`Among`]): each statement the
+//! page machine plans (the first rows, a seek past the cursor, one tie level of it, a page by
+//! number), built once per value and merged, or `LATERAL` over the values, as `sql/members.rs`
+//! describes; or, where no such statement can be built, filtered by `IN (..)`.
+
+use diesel::dsl::{Filter, Order};
+use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
+use diesel::QueryResult;
+
+use super::exec::{Connects, Load};
+use super::statement::{past, Limit, Past, Statements};
+use crate::among::Among;
+use crate::error::Error;
+use crate::machine::Statement;
+use crate::orders::SortOrder;
+use crate::paginate::Paginate;
+use crate::repeat::{branches, Repeat};
+use crate::sql::{
+    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk,
+};
+use crate::token::CursorValue;
+
+/// The query filtered to one value, to the `LATERAL` value, or to the whole set.
+type Of<Q, C, V> = Filter<Q, Member<C, V>>;
+
+/// `query` with the first rows' ORDER BY and LIMIT.
+type First<Q, M, W, X, Conn> = Limit<Order<Q, OrderBy<M, W>>, X, Conn>;
+
+impl<'q, Q, C, V, M, W, Conn, X> Statements<'q, M, W, Conn, X> for Among<Q, C, V>
+where
+    X: Connects<Conn>,
+    M: SortOrder,
+    M::Keys: Clone,
+    W: Walk,
+    Among<Q, C, V>: Paginate<Item = Q::Item> + Repeat,
+    Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
+    C: Clone,
+    V: Clone + CursorValue,
+    Of<Q, C, V>: OrderDsl<OrderBy<M, W>> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
+    Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
+    Filter<Of<Q, C, V>, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,
+    First<Of<Q, C, V>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Limit<Order<Of<Q, C, V>, OrderBy<M, W>>, X, Conn, Offset>: Load<'q, Conn, Q::Item, X>,
+    Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V>:
+        Load<'q, Conn, Q::Item, X>,
+{
+    fn load<'a>(
+        self,
+        statement: Statement<M, W>,
+        conn: &'a mut Conn,
+    ) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+    where
+        'q: 'a,
+    {
+        self.check(<X::Backend as SeekDialect>::ENGINE)?;
+        match statement {
+            // OFFSET reads every row before the page whatever the form: the plain filter.
+            Statement::Number { order, limit, offset } => {
+                let Among { query, column, values, .. } = self;
+                let query =
+                    OrderDsl::order(FilterDsl::filter(query, Member::any(column, values)), order);
+                Ok(Limit::<_, X, Conn, Offset>::with_offset(query, limit, offset).load_rows(conn))
+            }
+            Statement::Edge { order, limit } => {
+                let first = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
+                    Limit::<_, X, Conn>::new(OrderDsl::order(query, order), limit)
+                };
+                merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, first, conn)
+            }
+            Statement::Seek { seek, order, limit } => {
+                let past = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
+                    past::<_, _, _, _, X, Conn>(query, seek.clone(), order, limit)
+                };
+                merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
+            }
+            Statement::Level { level, order, limit } => {
+                let past = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
+                    past::<_, _, _, _, X, Conn>(query, level.clone(), order, limit)
+                };
+                merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
+            }
+            // Planned only for a query that unites its tie levels, which a feed does not.
+            Statement::Levels { .. } => {
+                Err(Error::Database(diesel::result::Error::QueryBuilderError(
+                    "a page among a set of values runs no union of tie levels".into(),
+                )))
+            }
+        }
+    }
+}
+
+/// The statement `build` makes of the query (filtered to the set) and an ORDER BY, among the
+/// set's values: one branch per value in a `UNION`, or one `LATERAL` over them, merged under
+/// `order` and `limit` (`sql/members.rs`); the plain `IN (..)` filter for a query that cannot
+/// run either (boxed, or selecting more than the model), and for an empty set.
+fn merged<'q, 'a, Q, C, V, M, S, W, X, Conn>(
+    among: Among<Q, C, V>,
+    order: OrderBy<M, W>,
+    limit: i64,
+    build: impl Fn(Of<Q, C, V>, OrderBy<M, W>) -> S,
+    conn: &'a mut Conn,
+) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+where
+    'q: 'a,
+    X: Connects<Conn>,
+    M: SortOrder,
+    W: Walk,
+    Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
+    C: Clone,
+    V: Clone,
+    S: Load<'q, Conn, Q::Item, X>,
+    Members<S, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
+{
+    let Among { query, column, values, .. } = among;
+    let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
+    let names = match names {
+        Some(names) if Q::REPEATS && Q::MODEL_ALONE && !values.is_empty() => names,
+        _ => {
+            let query = FilterDsl::filter(query, Member::any(column, values));
+            return Ok(build(query, order).load_rows(conn));
+        }
+    };
+    if <X::Backend as SeekDialect>::LATERAL {
+        let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
+        return Ok(Members::lateral(branch, values, order, names, limit).load_rows(conn));
+    }
+    // Padded by repeating the last value, whose rows the `UNION` keeps once.
+    let last = values.len() - 1;
+    let picks = (0..padded(values.len())).map(|index| values[index.min(last)].clone()).collect();
+    let branches = branches(query, picks)?.into_iter().map(|(query, value)| {
+        build(FilterDsl::filter(query, Member::value(column.clone(), value)), order.again())
+    });
+    Ok(Members::union(branches.collect(), order, names, limit).load_rows(conn))
+}

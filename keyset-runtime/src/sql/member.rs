@@ -1,0 +1,107 @@
+//! [`Member`]: the filter that keeps a page among a set of values of one column, in the three
+//! forms a page among them runs (see `members.rs`): equal to one value (a branch of the
+//! per-value union), equal to the value a `LATERAL` join gives (PostgreSQL), or in the whole
+//! list (`IN (..)`, where no per-value form applies).
+
+use diesel::backend::Backend;
+use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{Bool, HasSqlType};
+use diesel::{Expression, QueryResult};
+
+use super::dialect::{push_value, SeekDialect};
+
+/// The alias of the set's values in a `LATERAL` page: `"__keyset_set"."__keyset_v"`.
+pub(super) const SET_ALIAS: &str = "__keyset_set";
+/// The column of [`SET_ALIAS`].
+pub(super) const SET_COLUMN: &str = "__keyset_v";
+
+/// `column = ?`, `column = "__keyset_set"."__keyset_v"` or `column IN (?, ..)`: a row of the
+/// set. (Named in hidden bounds only.)
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct Member<C, V> {
+    column: C,
+    of: Of<V>,
+}
+
+#[derive(Debug, Clone)]
+enum Of<V> {
+    /// One value of the set: a branch of the union.
+    Value(V),
+    /// The value of the set a `LATERAL` join gives.
+    Lateral,
+    /// Every value (`1 = 0` for none).
+    Any(Vec<V>),
+}
+
+impl<C, V> Member<C, V> {
+    /// `column = value`.
+    pub(crate) fn value(column: C, value: V) -> Self {
+        Member { column, of: Of::Value(value) }
+    }
+
+    /// `column` equal to the set's value in a `LATERAL` page.
+    pub(crate) fn lateral(column: C) -> Self {
+        Member { column, of: Of::Lateral }
+    }
+
+    /// `column IN (values..)`.
+    pub(crate) fn any(column: C, values: Vec<V>) -> Self {
+        Member { column, of: Of::Any(values) }
+    }
+}
+
+impl<C: Expression, V> Expression for Member<C, V> {
+    type SqlType = Bool;
+}
+
+impl<QS, C: AppearsOnTable<QS>, V> AppearsOnTable<QS> for Member<C, V> {}
+
+impl<C, V> ValidGrouping<()> for Member<C, V> {
+    type IsAggregate = is_aggregate::No;
+}
+
+// The SQL text depends on the form and on the number of values: cached by its text.
+impl<C, V> QueryId for Member<C, V> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<C, V, DB> QueryFragment<DB> for Member<C, V>
+where
+    DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+    C: Expression + QueryFragment<DB>,
+    V: ToSql<C::SqlType, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        match &self.of {
+            Of::Any(values) if values.is_empty() => out.push_sql("1 = 0"),
+            Of::Any(values) => {
+                self.column.walk_ast(out.reborrow())?;
+                out.push_sql(" IN (");
+                for (index, value) in values.iter().enumerate() {
+                    if index > 0 {
+                        out.push_sql(", ");
+                    }
+                    push_value::<DB, C::SqlType, V>(out.reborrow(), value)?;
+                }
+                out.push_sql(")");
+            }
+            Of::Value(value) => {
+                self.column.walk_ast(out.reborrow())?;
+                out.push_sql(" = ");
+                push_value::<DB, C::SqlType, V>(out.reborrow(), value)?;
+            }
+            Of::Lateral => {
+                self.column.walk_ast(out.reborrow())?;
+                out.push_sql(" = ");
+                out.push_identifier(SET_ALIAS)?;
+                out.push_sql(".");
+                out.push_identifier(SET_COLUMN)?;
+            }
+        }
+        Ok(())
+    }
+}

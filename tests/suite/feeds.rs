@@ -1,0 +1,212 @@
+//! Pages among a set of values (`Paginated::among`): a feed of the posts of some authors. Each
+//! walk, forward and back, at several page sizes, must return exactly the rows of the plain
+//! `eq_any` listing in the order, whatever the set: empty, one value, several, repeated values,
+//! values without rows.
+
+use diesel::prelude::*;
+use keyset_runtime::{Error, Keyset, Page, PageRequest, Paginate, RequestError};
+use keyset_tests::models::{Newest, NewestIdAsc};
+use keyset_tests::schema::posts;
+
+use super::db;
+use crate::Conn;
+
+/// The naive listing: what a feed must equal.
+fn naive(conn: &mut Conn, authors: &[i64]) -> Vec<i64> {
+    posts::table
+        .filter(posts::author_id.eq_any(authors))
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(posts::id)
+        .load(conn)
+        .unwrap()
+}
+
+/// One page of the feed of `authors`.
+fn feed(conn: &mut Conn, authors: &[i64], request: &PageRequest) -> Result<Page<Newest>, Error> {
+    posts::table
+        .select(Newest::as_select())
+        .paginate(request)?
+        .among(posts::author_id, authors.to_vec())
+        .load_page(conn)
+}
+
+fn ids(page: &Page<Newest>) -> Vec<i64> {
+    page.items.iter().map(|post| post.id).collect()
+}
+
+/// Every row of the feed, paged forward from the first page and backward from the last.
+fn walks(conn: &mut Conn, authors: &[i64], limit: u32) -> (Vec<i64>, Vec<i64>) {
+    let mut forward = Vec::new();
+    let mut request = PageRequest::first(limit);
+    loop {
+        let page = feed(conn, authors, &request).unwrap();
+        assert!(page.items.len() <= limit as usize);
+        if page.has_next() {
+            assert_eq!(page.items.len(), limit as usize, "a page with a next page is full");
+        }
+        forward.extend(ids(&page));
+        match page.next_cursor {
+            Some(token) => request = PageRequest::after(token, limit),
+            None => break,
+        }
+        assert!(forward.len() < 10_000, "the walk loops");
+    }
+    let mut pages = Vec::new();
+    let mut request = PageRequest::last(limit);
+    loop {
+        let page = feed(conn, authors, &request).unwrap();
+        pages.push(ids(&page));
+        match page.prev_cursor {
+            Some(token) => request = PageRequest::before(token, limit),
+            None => break,
+        }
+        assert!(pages.len() < 10_000, "the walk loops");
+    }
+    (forward, pages.into_iter().rev().flatten().collect())
+}
+
+#[test]
+fn a_feed_walks_exactly_the_rows_among_its_set_both_ways() {
+    let mut conn = db::seeded(90);
+    let sets: &[&[i64]] = &[&[], &[3], &[2, 4], &[1, 2, 3, 4, 5], &[5, 5, 1, 5], &[9, 40], &[4, 9]];
+    for authors in sets {
+        let expected = naive(&mut conn, authors);
+        for limit in [1, 2, 5, 7, 50] {
+            let (forward, backward) = walks(&mut conn, authors, limit);
+            assert_eq!(forward, expected, "forward, authors {authors:?}, limit {limit}");
+            assert_eq!(backward, expected, "backward, authors {authors:?}, limit {limit}");
+        }
+    }
+}
+
+#[test]
+fn a_feed_token_stays_valid_when_the_set_changes() {
+    let mut conn = db::seeded(90);
+    let first = feed(&mut conn, &[1, 2], &PageRequest::first(5)).unwrap();
+    let last = first.items.last().unwrap().clone();
+    // The user follows one more author: the next page is the new set's, after the same row.
+    let next = feed(&mut conn, &[1, 2, 3], &PageRequest::after(first.next_cursor.unwrap(), 5));
+    let expected: Vec<i64> = naive(&mut conn, &[1, 2, 3])
+        .into_iter()
+        .skip_while(|id| *id != last.id)
+        .skip(1)
+        .take(5)
+        .collect();
+    assert_eq!(ids(&next.unwrap()), expected);
+}
+
+#[test]
+fn a_feed_in_mixed_directions_and_by_page_number() {
+    let mut conn = db::seeded(90);
+    let expected: Vec<i64> = posts::table
+        .filter(posts::author_id.eq_any([2, 5]))
+        .order((posts::created_at.desc(), posts::id.asc()))
+        .select(posts::id)
+        .load(&mut conn)
+        .unwrap();
+    let mut request = PageRequest::first(4);
+    let mut walked = Vec::new();
+    loop {
+        let page = posts::table
+            .select(NewestIdAsc::as_select())
+            .paginate(&request)
+            .unwrap()
+            .among(posts::author_id, [2, 5])
+            .load_page(&mut conn)
+            .unwrap();
+        walked.extend(page.items.iter().map(|post| post.id));
+        match page.next_cursor {
+            Some(token) => request = PageRequest::after(token, 4),
+            None => break,
+        }
+    }
+    assert_eq!(walked, expected);
+    let third = posts::table
+        .select(NewestIdAsc::as_select())
+        .paginate(&PageRequest::page_number(3, 4))
+        .unwrap()
+        .among(posts::author_id, [2, 5])
+        .load_page(&mut conn)
+        .unwrap();
+    assert_eq!(third.items.iter().map(|post| post.id).collect::<Vec<_>>(), expected[8..12]);
+}
+
+#[test]
+fn a_feed_counts_and_composes_with_filters() {
+    let mut conn = db::seeded(90);
+    let paginated = posts::table
+        .filter(posts::score.eq(1))
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(100))
+        .unwrap()
+        .among(posts::author_id, [1, 3]);
+    let expected: Vec<i64> = posts::table
+        .filter(posts::score.eq(1))
+        .filter(posts::author_id.eq_any([1, 3]))
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(posts::id)
+        .load(&mut conn)
+        .unwrap();
+    assert_eq!(paginated.total_count(&mut conn).unwrap(), expected.len() as i64);
+    assert_eq!(ids(&paginated.load_page(&mut conn).unwrap()), expected);
+}
+
+#[test]
+fn a_set_beyond_its_bound_is_the_clients_error_before_any_query() {
+    let mut conn = db::seeded(10);
+    let too_many: Vec<i64> = (0..1_001).collect();
+    let refused = feed(&mut conn, &too_many, &PageRequest::first(5)).unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            Error::Request(RequestError::SetTooLarge { len: Some(1_001), max: 1_000 })
+        ),
+        "{refused:?}"
+    );
+    assert!(refused.is_client_error());
+    // Within a raised bound, the same set pages.
+    let page = posts::table
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(5))
+        .unwrap()
+        .among(posts::author_id, too_many)
+        .max_set(1_500)
+        .load_page(&mut conn)
+        .unwrap();
+    assert_eq!(ids(&page), naive(&mut conn, &[1, 2, 3, 4, 5])[..5]);
+    let _ = Newest::SORT_ORDER;
+}
+
+/// Records the SQL of every statement the connection runs while `run` runs.
+fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<String>) {
+    use diesel::connection::{Instrumentation, InstrumentationEvent};
+    use std::sync::{Arc, Mutex};
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&log);
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            sink.lock().unwrap().push(query.to_string());
+        }
+    });
+    let out = run(conn);
+    conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+    let log = log.lock().unwrap().clone();
+    (out, log)
+}
+
+#[test]
+fn a_feed_page_seeks_once_per_value_in_one_statement() {
+    let mut conn = db::seeded(90);
+    let first = feed(&mut conn, &[1, 2, 3], &PageRequest::first(4)).unwrap();
+    let after = PageRequest::after(first.next_cursor.unwrap(), 4);
+    let (page, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 2, 3], &after));
+    assert_eq!(ids(&page.unwrap()).len(), 4);
+    for statement in &statements {
+        eprintln!("{statement}");
+        let lateral = statement.contains("CROSS JOIN LATERAL");
+        // Three values, padded to four branches: the union's terms.
+        let union = statement.matches("UNION").count() == 3;
+        assert!(lateral || union, "{statement}");
+        assert!(!statement.contains(" IN ("), "{statement}");
+    }
+}
