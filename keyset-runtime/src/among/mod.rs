@@ -75,6 +75,9 @@ impl<Q: Repeat, C: Clone, V: Clone> Repeat for Among<Q, C, V> {
         let query = self.query.again()?;
         Some(Among { query, column: self.column.clone(), values: self.values.clone(), ..*self })
     }
+    fn probes() -> bool {
+        true
+    }
 }
 
 /// `SELECT COUNT(*)` among the set: what [`Paginated::total_count`] counts.

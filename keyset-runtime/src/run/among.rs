@@ -5,10 +5,10 @@
 
 use diesel::dsl::{Filter, Order};
 use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
-use diesel::QueryResult;
+use diesel::{Column, QueryResult};
 
 use super::exec::{Connects, Load};
-use super::statement::{past, Limit, Past, Statements};
+use super::statement::{past, unplanned, Limit, Past, Statements};
 use crate::among::Among;
 use crate::error::Error;
 use crate::machine::Statement;
@@ -16,7 +16,7 @@ use crate::orders::SortOrder;
 use crate::paginate::Paginate;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
-    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk,
+    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk, Window,
 };
 use crate::token::CursorValue;
 
@@ -34,9 +34,12 @@ where
     W: Walk,
     Among<Q, C, V>: Paginate<Item = Q::Item> + Repeat,
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
-    C: Clone,
+    C: Column<Table: Default> + Clone,
     V: Clone + CursorValue,
     Of<Q, C, V>: OrderDsl<OrderBy<M, W>> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
+    Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
+    Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
+    Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
     Filter<Of<Q, C, V>, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,
     First<Of<Q, C, V>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
@@ -83,12 +86,15 @@ where
                 };
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
             }
-            // Planned only for a query that unites its tie levels, which a feed does not.
-            Statement::Levels { .. } => {
-                Err(Error::Database(diesel::result::Error::QueryBuilderError(
-                    "a page among a set of values runs no union of tie levels".into(),
-                )))
+            // The plain filter, within a window of the order's index (`sql/window.rs`).
+            Statement::Probe { seek, rows, order, limit } => {
+                let Among { query, column, values, .. } = self;
+                let window = Window::new(seek, rows, C::Table::default());
+                let query = FilterDsl::filter(query, Member::any(column, values));
+                Ok(past::<_, _, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
             }
+            // Planned only for a query that unites its tie levels, which a feed does not.
+            Statement::Levels { .. } => Err(unplanned("a union of tie levels")),
         }
     }
 }

@@ -60,6 +60,7 @@ mod plain;
 mod seek;
 mod union;
 mod walk;
+mod window;
 
 pub use dialect::SeekDialect;
 pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region};
@@ -73,3 +74,4 @@ pub use order_by::OrderBy;
 pub use seek::Seek;
 pub use union::Union;
 pub use walk::{Backward, Forward, Walk};
+pub use window::Window;
