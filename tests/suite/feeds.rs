@@ -224,3 +224,97 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
         assert!(!statement.contains(" IN ("), "{statement}");
     }
 }
+
+/// The authors a subquery names: `id < 4`, authors 1 to 3.
+fn first_authors() -> diesel::dsl::Select<
+    diesel::dsl::Filter<
+        keyset_tests::schema::authors::table,
+        diesel::dsl::Lt<keyset_tests::schema::authors::id, i64>,
+    >,
+    keyset_tests::schema::authors::id,
+> {
+    use keyset_tests::schema::authors;
+    authors::table.filter(authors::id.lt(4)).select(authors::id)
+}
+
+#[test]
+fn a_feed_over_a_subquery_pages_counts_and_bounds_its_rows() {
+    let mut conn = db::seeded(90);
+    let expected = naive(&mut conn, &[1, 2, 3]);
+    let query = || posts::table.select(Newest::as_select());
+    let mut request = PageRequest::first(7);
+    let mut walked = Vec::new();
+    loop {
+        let paginated =
+            query().paginate(&request).unwrap().among_query(posts::author_id, first_authors());
+        if walked.is_empty() {
+            assert_eq!(paginated.total_count(&mut conn).unwrap(), expected.len() as i64);
+        }
+        let page = paginated.load_page(&mut conn).unwrap();
+        walked.extend(ids(&page));
+        match page.next_cursor {
+            Some(token) => request = PageRequest::after(token, 7),
+            None => break,
+        }
+    }
+    assert_eq!(walked, expected);
+
+    // Three rows, one past a bound of two: refused, as a list of three would be.
+    let refused = query()
+        .paginate(&PageRequest::first(7))
+        .unwrap()
+        .among_query(posts::author_id, first_authors())
+        .max_set(2)
+        .load_page(&mut conn)
+        .unwrap_err();
+    assert!(
+        matches!(refused, Error::Request(RequestError::SetTooLarge { len: None, max: 2 })),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_feed_pages_the_same_on_the_async_path() {
+    let rt = super::asynchronous::runtime();
+    let mut sync = db::seeded(90);
+    let mut conn = rt.block_on(super::asynchronous::seeded_async(90));
+    let mut request = PageRequest::first(6);
+    loop {
+        let blocking = feed(&mut sync, &[2, 4], &request).unwrap();
+        let awaited = rt
+            .block_on(
+                posts::table
+                    .select(Newest::as_select())
+                    .paginate(&request)
+                    .unwrap()
+                    .among(posts::author_id, vec![2, 4])
+                    .load_page_async(&mut conn),
+            )
+            .unwrap();
+        assert_eq!(awaited.items, blocking.items);
+        assert_eq!(
+            (&awaited.next_cursor, &awaited.prev_cursor),
+            (&blocking.next_cursor, &blocking.prev_cursor)
+        );
+        let from_rows = rt
+            .block_on(
+                posts::table
+                    .select(Newest::as_select())
+                    .paginate(&request)
+                    .unwrap()
+                    .among_query(
+                        posts::author_id,
+                        keyset_tests::schema::authors::table
+                            .filter(keyset_tests::schema::authors::id.eq_any([2_i64, 4]))
+                            .select(keyset_tests::schema::authors::id),
+                    )
+                    .load_page_async(&mut conn),
+            )
+            .unwrap();
+        assert_eq!(from_rows.items, blocking.items);
+        match blocking.next_cursor {
+            Some(token) => request = PageRequest::after(token, 6),
+            None => break,
+        }
+    }
+}

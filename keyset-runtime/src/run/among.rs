@@ -3,17 +3,26 @@
 //! number), built once per value and merged, or `LATERAL` over the values, as `sql/members.rs`
 //! describes; or, where no such statement can be built, filtered by `IN (..)`.
 
-use diesel::dsl::{Filter, Order};
-use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
+use std::future::{ready, Ready};
+
+use diesel::dsl::{self, Filter, Order};
+use diesel::query_builder::Query;
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
 use diesel::{Column, QueryResult};
 
-use super::exec::{Connects, Load};
+#[cfg(feature = "diesel-async")]
+use super::awaited::{AsyncConnection, Awaited};
+use super::blocking::{complete, Blocking, BlockingConnection};
+use super::exec::{Connects, Exec, Load};
 use super::statement::{past, unplanned, Limit, Past, Statements};
-use crate::among::Among;
+use super::{fetch, Drive, Walks};
+use crate::among::{Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;
+use crate::fetched::Fetched;
 use crate::machine::Statement;
 use crate::orders::SortOrder;
 use crate::paginate::Paginate;
+use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
     padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk, Window,
@@ -141,4 +150,80 @@ where
         build(FilterDsl::filter(query, Member::value(column.clone(), value)), order.again())
     });
     Ok(Members::union(branches.collect(), order, names, limit).load_rows(conn))
+}
+
+/// A page among a subquery's values: the values first (`AmongQuery::bounded_rows`), then the page
+/// among them as among a list, on either driver.
+async fn fetch_among<'q, O, Q, C, S, Conn, X>(
+    query: AmongQuery<Q, C, S>,
+    position: Position<O::Cursor>,
+    limit: u32,
+    conn: &mut Conn,
+) -> Result<Fetched<O, Q::Item>, Error>
+where
+    X: Connects<Conn>,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate,
+    S: Query<SqlType: SetType> + LimitDsl + Clone,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, X>,
+    Among<Q, C, ValueOf<S>>: Walks<'q, O, Conn, X> + Paginate<Item = Q::Item, Model = Q::Model>,
+{
+    let values = query.bounded_rows().load_rows(conn).await;
+    let among = query.among(values)?;
+    fetch::<O, _, Conn, X>(among, position, limit, conn).await
+}
+
+impl<'q, O, Q, C, S, Conn> Drive<'q, O, AmongQuery<Q, C, S>, Conn> for Blocking
+where
+    Conn: BlockingConnection,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate,
+    AmongQuery<Q, C, S>: Paginate<Item = Q::Item, Model = Q::Model>,
+    S: Query<SqlType: SetType> + LimitDsl + Clone,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, Blocking>,
+    Among<Q, C, ValueOf<S>>:
+        Walks<'q, O, Conn, Blocking> + Paginate<Item = Q::Item, Model = Q::Model>,
+{
+    fn page<'c>(
+        query: AmongQuery<Q, C, S>,
+        position: Position<O::Cursor>,
+        limit: u32,
+        conn: &'c mut Conn,
+    ) -> Ready<Result<Fetched<O, Q::Item>, Error>>
+    where
+        'q: 'c,
+        AmongQuery<Q, C, S>: 'c,
+    {
+        let page = fetch_among::<O, Q, C, S, Conn, Blocking>(query, position, limit, conn);
+        ready(complete(page))
+    }
+}
+
+#[cfg(feature = "diesel-async")]
+impl<'q, O, Q, C, S, Conn> Drive<'q, O, AmongQuery<Q, C, S>, Conn> for Awaited
+where
+    Conn: AsyncConnection,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate + Send,
+    Q::Item: Send,
+    C: Send,
+    AmongQuery<Q, C, S>: Paginate<Item = Q::Item, Model = Q::Model>,
+    S: Query<SqlType: SetType> + LimitDsl + Clone + Send,
+    ValueOf<S>: Send + 'static,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, Awaited>,
+    Among<Q, C, ValueOf<S>>:
+        Walks<'q, O, Conn, Awaited> + Paginate<Item = Q::Item, Model = Q::Model> + Send,
+{
+    fn page<'c>(
+        query: AmongQuery<Q, C, S>,
+        position: Position<O::Cursor>,
+        limit: u32,
+        conn: &'c mut Conn,
+    ) -> <Awaited as Exec>::Page<'c, Result<Fetched<O, Q::Item>, Error>>
+    where
+        'q: 'c,
+        AmongQuery<Q, C, S>: 'c,
+    {
+        Box::pin(fetch_among::<O, Q, C, S, Conn, Awaited>(query, position, limit, conn))
+    }
 }

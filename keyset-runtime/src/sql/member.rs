@@ -105,3 +105,49 @@ where
         Ok(())
     }
 }
+
+/// `column IN (<subquery>)`: the rows among a subquery's values, which a feed over a subquery
+/// counts. (Named in hidden bounds only.)
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct InRows<C, S> {
+    column: C,
+    rows: S,
+}
+
+impl<C, S> InRows<C, S> {
+    /// `column IN (rows)`.
+    pub(crate) fn new(column: C, rows: S) -> Self {
+        InRows { column, rows }
+    }
+}
+
+impl<C: Expression, S> Expression for InRows<C, S> {
+    type SqlType = Bool;
+}
+
+impl<QS, C: AppearsOnTable<QS>, S> AppearsOnTable<QS> for InRows<C, S> {}
+
+impl<C, S> ValidGrouping<()> for InRows<C, S> {
+    type IsAggregate = is_aggregate::No;
+}
+
+impl<C, S> QueryId for InRows<C, S> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<C, S, DB> QueryFragment<DB> for InRows<C, S>
+where
+    DB: Backend,
+    C: QueryFragment<DB>,
+    S: QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.column.walk_ast(out.reborrow())?;
+        out.push_sql(" IN (");
+        self.rows.walk_ast(out.reborrow())?;
+        out.push_sql(")");
+        Ok(())
+    }
+}

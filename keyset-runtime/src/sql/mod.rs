@@ -66,7 +66,7 @@ pub use dialect::SeekDialect;
 pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region};
 pub use level::SeekLevel;
 pub use limit::{Limited, NoOffset, Offset};
-pub use member::Member;
+pub use member::{InRows, Member};
 pub(crate) use members::padded;
 pub use members::Members;
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
