@@ -194,6 +194,12 @@ fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<Str
     (out, log)
 }
 
+/// Whether the engine walks a feed's window first: not MariaDB, which does not bound an index
+/// range by the window's subquery (`SeekDialect::WINDOW`).
+fn walks_a_window() -> bool {
+    !std::any::type_name::<Conn>().contains("Mysql")
+}
+
 #[test]
 fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let mut conn = db::seeded(90);
@@ -202,8 +208,15 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let after = PageRequest::after(first.next_cursor.unwrap(), 4);
     let (page, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 2, 3], &after));
     assert_eq!(ids(&page.unwrap()).len(), 4);
-    assert_eq!(statements.len(), 1, "{statements:#?}");
-    assert!(statements[0].contains(" IN (") && statements[0].contains("LIMIT 1 OFFSET"));
+    if walks_a_window() {
+        assert_eq!(statements.len(), 1, "{statements:#?}");
+        assert!(statements[0].contains(" IN (") && statements[0].contains("LIMIT 1 OFFSET"));
+    } else {
+        assert!(
+            statements.iter().all(|statement| !statement.contains("OFFSET")),
+            "{statements:#?}"
+        );
+    }
 
     // Author 1 wrote one post in five, author 41 none: the window comes back short, and the
     // page goes on past its last row with one seek per value, in one statement per tie level
@@ -214,9 +227,14 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let expected: Vec<i64> = naive(&mut conn, &[1]);
     let at = expected.iter().position(|id| *id == first.items[3].id).unwrap();
     assert_eq!(ids(&page.unwrap()), expected[at + 1..at + 5]);
-    assert!(statements[0].contains("LIMIT 1 OFFSET"), "{statements:#?}");
-    assert!(statements.len() >= 2, "{statements:#?}");
-    for statement in &statements[1..] {
+    let seeks = if walks_a_window() {
+        assert!(statements[0].contains("LIMIT 1 OFFSET"), "{statements:#?}");
+        &statements[1..]
+    } else {
+        &statements[..]
+    };
+    assert!(!seeks.is_empty(), "{statements:#?}");
+    for statement in seeks {
         let lateral = statement.contains("CROSS JOIN LATERAL");
         // Two values, two branches.
         let union = statement.matches("UNION").count() == 1;

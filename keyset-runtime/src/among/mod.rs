@@ -86,7 +86,7 @@ impl<Q: Repeat, C: Clone, V: Clone> Repeat for Among<Q, C, V> {
 }
 
 /// `SELECT COUNT(*)` among the set: what [`Paginated::total_count`] counts.
-impl<Q, C, V> SelectDsl<CountStar> for Among<Q, C, V>
+impl<Q, C, V: Clone> SelectDsl<CountStar> for Among<Q, C, V>
 where
     Q: FilterDsl<Member<C, V>>,
     Filter<Q, Member<C, V>>: SelectDsl<CountStar>,

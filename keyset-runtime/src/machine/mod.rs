@@ -111,6 +111,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
         let probe = copies.probe
+            && DB::WINDOW
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             && !matches!(position, Position::Number(_));
         let plan = match &position {

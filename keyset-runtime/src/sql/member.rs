@@ -47,8 +47,16 @@ impl<C, V> Member<C, V> {
         Member { column, of: Of::Lateral }
     }
 
-    /// `column IN (values..)`.
-    pub(crate) fn any(column: C, values: Vec<V>) -> Self {
+    /// `column IN (values..)`, the list padded to a power of two by repeating its last value
+    /// (which `IN` ignores), so that a listing prepares a statement text per power of two
+    /// rather than per set size (on PostgreSQL, a prepared statement of the connection each).
+    pub(crate) fn any(column: C, mut values: Vec<V>) -> Self
+    where
+        V: Clone,
+    {
+        if let Some(last) = values.last().cloned() {
+            values.resize(super::padded(values.len()), last);
+        }
         Member { column, of: Of::Any(values) }
     }
 }
