@@ -55,9 +55,10 @@ where
     Limit<Order<Of<Q, C, V>, OrderBy<M, W>>, X, Conn, Offset>: Load<'q, Conn, Q::Item, X>,
     Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
-    Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
-    Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
-    Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V>:
+    Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
+        Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
         Load<'q, Conn, Q::Item, X>,
 {
     fn load<'a>(
@@ -128,7 +129,7 @@ where
     C: Clone,
     V: Clone,
     S: Load<'q, Conn, Q::Item, X>,
-    Members<S, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
+    Members<S, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
 {
     let Among { query, column, values, .. } = among;
     let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
@@ -140,8 +141,14 @@ where
         }
     };
     if <X::Backend as SeekDialect>::LATERAL {
-        let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
-        return Ok(Members::lateral(branch, values, order, names, limit).load_rows(conn));
+        // A copy of the query loads the rows whose keys the seeks found.
+        if let Some(outer) = query.again() {
+            let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
+            let members = Members::lateral(outer, branch, values, order, names, limit);
+            return Ok(members.load_rows(conn));
+        }
+        let query = FilterDsl::filter(query, Member::any(column, values));
+        return Ok(build(query, order).load_rows(conn));
     }
     // Padded by repeating the last value, whose rows the `UNION` keeps once.
     let last = values.len() - 1;
