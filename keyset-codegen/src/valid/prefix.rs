@@ -30,11 +30,11 @@ pub(super) fn check_prefixes(cx: &mut Ctxt, model: &Model) {
             cx.error_spanned_by(
                 column,
                 format!(
-                    "`{shown}` is a sort key of every order of `{ident}`: an equality prefix is \
-                     made of other columns than the order's keys, since it leads an index of \
-                     the order's keys and an index holds a column once; remove `{column}` from \
-                     `prefix(..)`. A listing that filters on `{shown} = ..` and sorts by \
-                     `{shown}` first needs no prefix: its order's index already leads with it"
+                    "`{shown}` is a sort key of every order of `{ident}`, so no index can be led \
+                     by it: an equality prefix names other columns than the orders' keys (an \
+                     index holds a column once); remove `{column}` from `prefix(..)`: a listing \
+                     filtered on `{shown} = ..` and sorted by `{shown}` first needs none, its \
+                     order's index already leads with it"
                 ),
             );
         }
