@@ -41,6 +41,9 @@ mod schema {
 
 use schema::{memberships, people, posts};
 
+#[path = "forms/prefix.rs"]
+mod prefix;
+
 const DDL: &[&str] = &[
     "CREATE TABLE posts (id BIGINT PRIMARY KEY NOT NULL, created BIGINT NOT NULL, \
      score INTEGER NOT NULL, type TEXT NOT NULL, title TEXT NOT NULL, note TEXT)",

@@ -35,6 +35,7 @@ use proc_macro::TokenStream;
 /// | `#[keyset(cursor = ..)]` | the struct | `#[keyset(cursor = PostKey)]` | `<Model>Cursor`: the generated cursor's name |
 /// | `#[keyset(order_enum = ..)]` | the struct, with named orders | `#[keyset(order_enum = PostSort)]` | `<Model>Order`: the generated enum of the named orders |
 /// | `#[keyset(text_collation = "..")]` | the struct | `#[keyset(text_collation = "C")]`: `"C"`, `"POSIX"`, `"ucs_basic"`, `"BINARY"`, `"utf8mb4_nopad_bin"` | none: every shard's text key columns sort in this byte-order collation, so that pages of several shards may merge on them |
+/// | `#[keyset(prefix(..))]` | the struct | `#[keyset(prefix(author_id))]`, `#[keyset(prefix(tenant_id, author_id))]`: columns of the model's `table!` (not field names; the model need not select them), comma separated; repeatable | none: each order's index is also written led by these columns, for a listing filtered on them by equality and a page among a set of their values (see [Equality prefixes](#equality-prefixes)) |
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 /// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker, and no index of the model's table holds it) |
@@ -85,6 +86,86 @@ use proc_macro::TokenStream;
 ///     a direction per key, NULL placement on `Option` keys, in lower case), each key a field of
 ///     the struct, once; names unique, each one identifier whose UpperCamelCase names a variant
 ///     (`most_read`, not `most-read` or `"top"`; not `self`, whose variant would be `Self`).
+/// 13. **Equality prefixes**: `prefix(..)` of columns of the model's `table!` (checked at
+///     compile time, the error at the column), each once; `prefix()` empty, or the same prefix
+///     twice; a column every order sorts by (see below).
+///
+/// # Equality prefixes
+///
+/// A listing filtered by equality on a column that does not lead its order's index
+/// (`.filter(posts::author_id.eq(7))` under `created_at desc, id desc`) reads that index in
+/// order and discards the rows of other values, as many as come before the page's own: measured
+/// by a user, 13,680 rows read per page of one author's posts, 12.0 ms, against 0.15 ms with the
+/// index `(author_id, created_at DESC, id DESC)`. `#[keyset(prefix(author_id))]` declares that
+/// index: for each order whose index the derive writes (the field order and each named order;
+/// not one with a key of a joined table), the prefix columns ascending (an equality is served in
+/// either direction), then the order's keys with their directions and NULL placements. The
+/// indexes land in `Keyset::INDEXES` and in the migrations that `keyset-codegen` writes, beside
+/// the orders' own. A page among a set of values (a feed: the posts of the authors one follows)
+/// uses the same index, one seek per value.
+///
+/// An index holds a column once: an order that sorts by a prefix column gets no index of that
+/// prefix, and a column that every order sorts by is refused. A listing filtered on such a
+/// column and sorted by it first needs no prefix: its order's index already leads with it.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use diesel::prelude::*;
+/// use keyset_runtime::migration::Backend;
+/// use keyset_runtime::{Keyset, PageRequest, Paginate};
+///
+/// diesel::table! {
+///     posts (id) {
+///         id -> BigInt,
+///         author_id -> BigInt,
+///         created_at -> BigInt,
+///     }
+/// }
+///
+/// #[derive(Queryable, Selectable, Keyset)]
+/// #[diesel(table_name = posts)]
+/// #[keyset(prefix(author_id))]
+/// struct Post {
+///     #[sort(desc)]
+///     created_at: i64,
+///     #[sort(desc)]
+///     #[tiebreaker]
+///     id: i64,
+/// }
+///
+/// let names: Vec<&str> = Post::INDEXES.iter().map(|index| index.name).collect();
+/// assert_eq!(
+///     names,
+///     ["posts_keyset_created_at_desc_id_desc", "posts_keyset_author_id_asc_created_at_desc_id_desc"]
+/// );
+///
+/// let mut conn = SqliteConnection::establish(":memory:")?;
+/// diesel::sql_query(
+///     "CREATE TABLE posts (id BIGINT PRIMARY KEY NOT NULL, author_id BIGINT NOT NULL, \
+///      created_at BIGINT NOT NULL)",
+/// )
+/// .execute(&mut conn)?;
+/// for index in Post::INDEXES {
+///     diesel::sql_query(index.create(Backend::Sqlite)).execute(&mut conn)?;
+/// }
+///
+/// // One author's posts: each page seeks `(author_id, created_at DESC, id DESC)`.
+/// let first = posts::table
+///     .filter(posts::author_id.eq(7))
+///     .select(Post::as_select())
+///     .order(Post::order_by())
+///     .limit(21);
+/// let plan = keyset_runtime::explain::sqlite_index_seek(&first, &mut conn)?;
+/// assert!(plan[0].contains("posts_keyset_author_id_asc_created_at_desc_id_desc"), "{plan:?}");
+/// let page = posts::table
+///     .filter(posts::author_id.eq(7))
+///     .select(Post::as_select())
+///     .paginate(&PageRequest::first(20))?
+///     .load_page(&mut conn)?;
+/// assert!(page.items.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 ///
 /// Every mistake of one derive is reported at once, each at the attribute, argument or field at
 /// fault. When there are any, the derive still defines `<Model>Cursor`, the `Keyset` impl and the

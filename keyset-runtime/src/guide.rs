@@ -13,6 +13,9 @@ pub mod orders {}
 #[doc = include_str!("../guide/joins.md")]
 pub mod joins {}
 
+#[doc = include_str!("../guide/feeds.md")]
+pub mod feeds {}
+
 #[doc = include_str!("../guide/nullable.md")]
 pub mod nullable {}
 

@@ -159,6 +159,9 @@
 //!   joins included;
 //! - [listings that join](guide::joins): a page of `(Post, Author)`, a sort key of the joined
 //!   table, which joins keep the order total;
+//! - [feeds and filtered listings](guide::feeds): pages among a set of values (the posts of the
+//!   authors a user follows) at a cost bounded by the set and the page, and the equality prefix
+//!   a filtered listing's index needs;
 //! - [nullable keys](guide::nullable): NULL placement on every backend, and what a page at the NULL
 //!   boundary runs;
 //! - [tokens](guide::tokens): their format and limits, what a forged token can do, sort key types,

@@ -25,6 +25,12 @@ pub trait Repeat: Sized {
     fn unites() -> bool {
         false
     }
+    /// Whether the query pages among a set of values ([`Paginated::among`](crate::Paginated::among)),
+    /// whose page may first walk a window of the order's index (see `sql/window.rs`).
+    #[doc(hidden)]
+    fn probes() -> bool {
+        false
+    }
 }
 
 // Diesel names these types only through this doc-hidden module (the one `table!` expands to),

@@ -16,9 +16,10 @@ pub struct Post {
     pub title: String,
 }
 
-/// Two keys, both descending: the newest first.
+/// Two keys, both descending: the newest first; paged among authors too (a feed).
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
+#[keyset(prefix(author_id))]
 pub struct Newest {
     #[sort(desc)]
     pub created_at: NaiveDateTime,
@@ -27,9 +28,10 @@ pub struct Newest {
     pub id: i64,
 }
 
-/// Two keys in mixed directions, the first through a renamed column.
+/// Two keys in mixed directions, the first through a renamed column; paged among authors too.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
+#[keyset(prefix(author_id))]
 pub struct NewestIdAsc {
     #[sort(desc)]
     #[diesel(column_name = created_at)]
@@ -310,7 +312,3 @@ pub mod story_orders {
         pub id: i64,
     }
 }
-
-// Until the derive writes them: the feed's declared prefix.
-impl keyset_runtime::__private::Prefix<posts::author_id> for Newest {}
-impl keyset_runtime::__private::Prefix<posts::author_id> for NewestIdAsc {}

@@ -51,6 +51,10 @@ pub enum Statement<M: SortOrder, W> {
     Seek { seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64 },
     /// One tie level of the rows past a cursor.
     Level { level: SeekLevel<M, W>, order: OrderBy<M, W>, limit: i64 },
+    /// A page among a set of values, first: the rows past the position (`seek`, none on the
+    /// first or last page) among the next `rows` of the order's index, filtered by the set
+    /// (see [`Window`](crate::sql::Window)).
+    Probe { seek: Option<Seek<M, W>>, rows: i64, order: OrderBy<M, W>, limit: i64 },
     /// Every tie level of the rows past a cursor, innermost first, as one statement: each level
     /// under its ORDER BY and limited to `limit`, their `UNION ALL` ordered by `order` over the
     /// output columns `names` (see [`Union`](crate::sql::Union)).
@@ -67,7 +71,13 @@ pub enum Statement<M: SortOrder, W> {
 /// selection), whose model `model` finds.
 pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     position: Position<M::Cursor>,
+    /// After a feed's window came back short, the last row it found: the statements that
+    /// follow go on past it.
+    resume: Option<M::Cursor>,
     model: fn(&Item) -> &M::Row,
+    copies: Copies,
+    /// What a page past a cursor runs on the page's backend (`plan::plan`).
+    replan: fn(&Seek<M, W>, Copies) -> Plan,
     /// The page size served.
     limit: u32,
     offset: i64,
@@ -98,22 +108,41 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 .ok_or(RequestError::PageNumberTooLarge { number, limit })?,
             _ => 0,
         };
+        let replan = plan::plan::<M, W, DB>;
+        // Where the set's rows are dense, a short walk of the order's index finds the page.
+        let probe = copies.probe
+            && DB::WINDOW
+            && !<M::Keys as KeyShape>::LEADING_NULLABLE
+            && !matches!(position, Position::Number(_));
         let plan = match &position {
+            _ if probe => Plan::Probe,
             Position::After(cursor) | Position::Before(cursor) => {
-                plan::plan::<M, W, DB>(&Seek::new(cursor.clone()), copies)
+                replan(&Seek::new(cursor.clone()), copies)
             }
             _ => Plan::Whole,
         };
         let walk = PhantomData;
         Ok(PageMachine {
             position,
+            resume: None,
             model,
+            copies,
+            replan,
             limit,
             offset,
             plan,
             issued: plan,
             rows: Vec::new(),
             walk,
+        })
+    }
+
+    /// The cursor the next statement seeks past: the last row a feed's window found, else the
+    /// position's (none for the first and last pages and a page number).
+    fn cursor(&self) -> Option<&M::Cursor> {
+        self.resume.as_ref().or(match &self.position {
+            Position::After(cursor) | Position::Before(cursor) => Some(cursor),
+            _ => None,
         })
     }
 
@@ -125,13 +154,15 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         if limit <= 0 {
             self.plan = Plan::Done;
         }
-        let cursor = match &self.position {
-            Position::After(cursor) | Position::Before(cursor) => Some(cursor),
-            _ => None,
-        };
+        let cursor = self.cursor();
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
-            (Plan::Done, _) => return None,
+            (Plan::Done | Plan::Probed, _) => return None,
+            (Plan::Probe, cursor) => {
+                let seek = cursor.map(|cursor| Seek::new(cursor.clone()));
+                let rows = limit.saturating_mul(PROBE_WINDOW);
+                (Plan::Probed, Statement::Probe { seek, rows, order: OrderBy::new(), limit })
+            }
             (_, None) => {
                 let (order, offset) = (OrderBy::new(), self.offset);
                 let statement = match self.position {
@@ -177,9 +208,25 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         self.plan != Plan::Done
     }
 
-    /// Takes the rows the last statement returned.
+    /// Takes the rows the last statement returned. After a feed's window, plans what follows:
+    /// nothing when it filled the page, else the seeks per value past the last row it found (or
+    /// past the position, when it found none).
     pub(crate) fn fetched(&mut self, rows: Vec<Item>) {
         self.rows.extend(rows);
+        if self.plan != Plan::Probed {
+            return;
+        }
+        self.plan = Plan::Done;
+        if self.rows.len() > self.limit as usize {
+            return;
+        }
+        if let Some(row) = self.rows.last() {
+            self.resume = Some(M::cursor((self.model)(row)));
+        }
+        self.plan = match self.cursor() {
+            Some(cursor) => (self.replan)(&Seek::new(cursor.clone()), self.copies),
+            None => Plan::Whole,
+        };
     }
 
     /// The rows the page fetched, in the walk's order: what the tokens are issued from.
@@ -188,6 +235,10 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         Fetched { position, model, limit, rows }
     }
 }
+
+/// How many rows of the order's index a feed's window spans, per row of the page: where at least
+/// one in this many of the rows past the cursor is the set's, the window fills the page.
+const PROBE_WINDOW: i64 = 4;
 
 /// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a
 /// nullable leading key's values, where it has one).

@@ -10,11 +10,18 @@ use crate::sql::{KeyShape, Region, Seek, SeekDialect, Walk};
 pub(crate) struct Copies {
     pub(crate) repeats: bool,
     pub(crate) unite: bool,
+    /// A page among a set of values (a feed), whose first statement may be the plain filter
+    /// within a window of the order's index (`sql/window.rs`).
+    pub(crate) probe: bool,
 }
 
 /// The statements that remain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Plan {
+    /// A feed's first statement: the plain filter within a window of the order's index.
+    Probe,
+    /// The window's rows are awaited: they say what follows (see `PageMachine::fetched`).
+    Probed,
     /// The position's one statement.
     Whole,
     /// Tie levels, innermost first: the next to run, down to level 1; then, if `nulls_next`,

@@ -3,20 +3,29 @@
 //! number), built once per value and merged, or `LATERAL` over the values, as `sql/members.rs`
 //! describes; or, where no such statement can be built, filtered by `IN (..)`.
 
-use diesel::dsl::{Filter, Order};
-use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
-use diesel::QueryResult;
+use std::future::{ready, Ready};
 
-use super::exec::{Connects, Load};
-use super::statement::{past, Limit, Past, Statements};
-use crate::among::Among;
+use diesel::dsl::{self, Filter, Order};
+use diesel::query_builder::Query;
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::{Column, QueryResult};
+
+#[cfg(feature = "diesel-async")]
+use super::awaited::{AsyncConnection, Awaited};
+use super::blocking::{complete, Blocking, BlockingConnection};
+use super::exec::{Connects, Exec, Load};
+use super::statement::{past, unplanned, Limit, Past, Statements};
+use super::{fetch, Drive, Walks};
+use crate::among::{Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;
+use crate::fetched::Fetched;
 use crate::machine::Statement;
 use crate::orders::SortOrder;
 use crate::paginate::Paginate;
+use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
-    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk,
+    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk, Window,
 };
 use crate::token::CursorValue;
 
@@ -34,18 +43,22 @@ where
     W: Walk,
     Among<Q, C, V>: Paginate<Item = Q::Item> + Repeat,
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
-    C: Clone,
+    C: Column<Table: Default> + Clone,
     V: Clone + CursorValue,
     Of<Q, C, V>: OrderDsl<OrderBy<M, W>> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
+    Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
+    Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
+    Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
     Filter<Of<Q, C, V>, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,
     First<Of<Q, C, V>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Limit<Order<Of<Q, C, V>, OrderBy<M, W>>, X, Conn, Offset>: Load<'q, Conn, Q::Item, X>,
     Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
-    Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
-    Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
-    Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V>:
+    Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
+        Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
         Load<'q, Conn, Q::Item, X>,
 {
     fn load<'a>(
@@ -83,12 +96,15 @@ where
                 };
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
             }
-            // Planned only for a query that unites its tie levels, which a feed does not.
-            Statement::Levels { .. } => {
-                Err(Error::Database(diesel::result::Error::QueryBuilderError(
-                    "a page among a set of values runs no union of tie levels".into(),
-                )))
+            // The plain filter, within a window of the order's index (`sql/window.rs`).
+            Statement::Probe { seek, rows, order, limit } => {
+                let Among { query, column, values, .. } = self;
+                let window = Window::new(seek, rows, C::Table::default());
+                let query = FilterDsl::filter(query, Member::any(column, values));
+                Ok(past::<_, _, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
             }
+            // Planned only for a query that unites its tie levels, which a feed does not.
+            Statement::Levels { .. } => Err(unplanned("a union of tie levels")),
         }
     }
 }
@@ -113,7 +129,7 @@ where
     C: Clone,
     V: Clone,
     S: Load<'q, Conn, Q::Item, X>,
-    Members<S, M, W, C, V>: Load<'q, Conn, Q::Item, X>,
+    Members<S, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
 {
     let Among { query, column, values, .. } = among;
     let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
@@ -125,8 +141,14 @@ where
         }
     };
     if <X::Backend as SeekDialect>::LATERAL {
-        let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
-        return Ok(Members::lateral(branch, values, order, names, limit).load_rows(conn));
+        // A copy of the query loads the rows whose keys the seeks found.
+        if let Some(outer) = query.again() {
+            let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
+            let members = Members::lateral(outer, branch, values, order, names, limit);
+            return Ok(members.load_rows(conn));
+        }
+        let query = FilterDsl::filter(query, Member::any(column, values));
+        return Ok(build(query, order).load_rows(conn));
     }
     // Padded by repeating the last value, whose rows the `UNION` keeps once.
     let last = values.len() - 1;
@@ -135,4 +157,80 @@ where
         build(FilterDsl::filter(query, Member::value(column.clone(), value)), order.again())
     });
     Ok(Members::union(branches.collect(), order, names, limit).load_rows(conn))
+}
+
+/// A page among a subquery's values: the values first (`AmongQuery::bounded_rows`), then the page
+/// among them as among a list, on either driver.
+async fn fetch_among<'q, O, Q, C, S, Conn, X>(
+    query: AmongQuery<Q, C, S>,
+    position: Position<O::Cursor>,
+    limit: u32,
+    conn: &mut Conn,
+) -> Result<Fetched<O, Q::Item>, Error>
+where
+    X: Connects<Conn>,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate,
+    S: Query<SqlType: SetType> + LimitDsl + Clone,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, X>,
+    Among<Q, C, ValueOf<S>>: Walks<'q, O, Conn, X> + Paginate<Item = Q::Item, Model = Q::Model>,
+{
+    let values = query.bounded_rows().load_rows(conn).await;
+    let among = query.among(values)?;
+    fetch::<O, _, Conn, X>(among, position, limit, conn).await
+}
+
+impl<'q, O, Q, C, S, Conn> Drive<'q, O, AmongQuery<Q, C, S>, Conn> for Blocking
+where
+    Conn: BlockingConnection,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate,
+    AmongQuery<Q, C, S>: Paginate<Item = Q::Item, Model = Q::Model>,
+    S: Query<SqlType: SetType> + LimitDsl + Clone,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, Blocking>,
+    Among<Q, C, ValueOf<S>>:
+        Walks<'q, O, Conn, Blocking> + Paginate<Item = Q::Item, Model = Q::Model>,
+{
+    fn page<'c>(
+        query: AmongQuery<Q, C, S>,
+        position: Position<O::Cursor>,
+        limit: u32,
+        conn: &'c mut Conn,
+    ) -> Ready<Result<Fetched<O, Q::Item>, Error>>
+    where
+        'q: 'c,
+        AmongQuery<Q, C, S>: 'c,
+    {
+        let page = fetch_among::<O, Q, C, S, Conn, Blocking>(query, position, limit, conn);
+        ready(complete(page))
+    }
+}
+
+#[cfg(feature = "diesel-async")]
+impl<'q, O, Q, C, S, Conn> Drive<'q, O, AmongQuery<Q, C, S>, Conn> for Awaited
+where
+    Conn: AsyncConnection,
+    O: SortOrder<Row = Q::Model>,
+    Q: Paginate + Send,
+    Q::Item: Send,
+    C: Send,
+    AmongQuery<Q, C, S>: Paginate<Item = Q::Item, Model = Q::Model>,
+    S: Query<SqlType: SetType> + LimitDsl + Clone + Send,
+    ValueOf<S>: Send + 'static,
+    dsl::Limit<S>: Load<'q, Conn, ValueOf<S>, Awaited>,
+    Among<Q, C, ValueOf<S>>:
+        Walks<'q, O, Conn, Awaited> + Paginate<Item = Q::Item, Model = Q::Model> + Send,
+{
+    fn page<'c>(
+        query: AmongQuery<Q, C, S>,
+        position: Position<O::Cursor>,
+        limit: u32,
+        conn: &'c mut Conn,
+    ) -> <Awaited as Exec>::Page<'c, Result<Fetched<O, Q::Item>, Error>>
+    where
+        'q: 'c,
+        AmongQuery<Q, C, S>: 'c,
+    {
+        Box::pin(fetch_among::<O, Q, C, S, Conn, Awaited>(query, position, limit, conn))
+    }
 }

@@ -125,7 +125,7 @@ where
 
 /// The output of a page's future on a blocking connection, which awaits only ready futures and
 /// so completes in its first poll: there is nothing to wait for, and nothing to wake.
-fn complete<F: Future>(future: F) -> F::Output {
+pub(super) fn complete<F: Future>(future: F) -> F::Output {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => output,
         Poll::Pending => unreachable!("a blocking page awaits only futures that are ready"),

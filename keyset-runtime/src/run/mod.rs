@@ -72,7 +72,11 @@ where
     W: Walk,
     Q: Statements<'q, O, W, Conn, X>,
 {
-    let copies = Copies { repeats: Q::REPEATS, unite: Q::REPEATS && Q::MODEL_ALONE && Q::unites() };
+    let copies = Copies {
+        repeats: Q::REPEATS,
+        unite: Q::REPEATS && Q::MODEL_ALONE && Q::unites(),
+        probe: Q::REPEATS && Q::MODEL_ALONE && Q::probes() && O::SELECTED_NAMES.is_some(),
+    };
     let mut machine =
         PageMachine::<O, W, Q::Item>::new::<X::Backend>(position, (limit, copies), Q::model)?;
     let mut query = Some(query);

@@ -86,8 +86,16 @@ where
                 });
                 Union::new(branches.collect(), order, names, limit).load_rows(conn)
             }
+            // Planned only for a page among a set of values (`among.rs`).
+            Statement::Probe { .. } => return Err(unplanned("a window of the order's index")),
         })
     }
+}
+
+/// A statement the page machine plans only for other queries: a bug, never the client's.
+pub(super) fn unplanned(what: &str) -> Error {
+    let message = format!("the page machine planned {what} for a query that cannot run it");
+    Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
 }
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.

@@ -80,6 +80,8 @@ pub trait KeyShape: 'static {
     const VALUES_ALL_ASC: bool = Self::ALL_ASC;
     /// [`VALUES_ALL_ASC`](Self::VALUES_ALL_ASC), descending.
     const VALUES_ALL_DESC: bool = Self::ALL_DESC;
+    /// Whether the leading key is descending (false for the empty list).
+    const LEADING_DESC: bool = false;
     /// Whether a page past a cursor may be fetched one tie level at a time (see `level.rs`): no
     /// key is nullable but perhaps the leading one. A nullable key's tie levels are exact only
     /// where it leads: its NULLs are then a region of their own, fetched after the levels, where
@@ -97,6 +99,7 @@ impl KeyShape for End {
 
 impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D, V, N> {
     const LEN: usize = 1 + N::LEN;
+    const LEADING_DESC: bool = D::DESC;
     const ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const ALL_DESC: bool = D::DESC && N::ALL_DESC;
     const NULLABLE: bool = N::NULLABLE;
@@ -165,6 +168,8 @@ pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     ) -> QueryResult<()>;
     /// `c1, c2`.
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
+    /// `c1`: the leading key's column (what a feed's window bounds, `window.rs`).
+    fn walk_leading<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
 /// Renders the comparisons of a key list against the cursor's values, each value a bound

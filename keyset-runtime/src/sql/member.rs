@@ -47,8 +47,16 @@ impl<C, V> Member<C, V> {
         Member { column, of: Of::Lateral }
     }
 
-    /// `column IN (values..)`.
-    pub(crate) fn any(column: C, values: Vec<V>) -> Self {
+    /// `column IN (values..)`, the list padded to a power of two by repeating its last value
+    /// (which `IN` ignores), so that a listing prepares a statement text per power of two
+    /// rather than per set size (on PostgreSQL, a prepared statement of the connection each).
+    pub(crate) fn any(column: C, mut values: Vec<V>) -> Self
+    where
+        V: Clone,
+    {
+        if let Some(last) = values.last().cloned() {
+            values.resize(super::padded(values.len()), last);
+        }
         Member { column, of: Of::Any(values) }
     }
 }
@@ -102,6 +110,52 @@ where
                 out.push_identifier(SET_COLUMN)?;
             }
         }
+        Ok(())
+    }
+}
+
+/// `column IN (<subquery>)`: the rows among a subquery's values, which a feed over a subquery
+/// counts. (Named in hidden bounds only.)
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct InRows<C, S> {
+    column: C,
+    rows: S,
+}
+
+impl<C, S> InRows<C, S> {
+    /// `column IN (rows)`.
+    pub(crate) fn new(column: C, rows: S) -> Self {
+        InRows { column, rows }
+    }
+}
+
+impl<C: Expression, S> Expression for InRows<C, S> {
+    type SqlType = Bool;
+}
+
+impl<QS, C: AppearsOnTable<QS>, S> AppearsOnTable<QS> for InRows<C, S> {}
+
+impl<C, S> ValidGrouping<()> for InRows<C, S> {
+    type IsAggregate = is_aggregate::No;
+}
+
+impl<C, S> QueryId for InRows<C, S> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<C, S, DB> QueryFragment<DB> for InRows<C, S>
+where
+    DB: Backend,
+    C: QueryFragment<DB>,
+    S: QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.column.walk_ast(out.reborrow())?;
+        out.push_sql(" IN (");
+        self.rows.walk_ast(out.reborrow())?;
+        out.push_sql(")");
         Ok(())
     }
 }

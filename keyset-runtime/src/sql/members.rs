@@ -47,8 +47,10 @@ pub(crate) const SQLITE_TERMS: usize = 500;
 /// `LATERAL`-joined to `values`), merged under `order` (by the output columns `names`) and
 /// `limit`. (Named in hidden bounds only.)
 #[doc(hidden)]
-pub struct Members<S, M: SortOrder, W, C, V> {
+pub struct Members<S, M: SortOrder, W, C, V, R> {
     branches: Vec<S>,
+    /// The query itself, whose rows a `LATERAL` page fetches by the keys the seeks found.
+    outer: Option<R>,
     #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
     values: Vec<V>,
     order: OrderBy<M, W>,
@@ -57,7 +59,7 @@ pub struct Members<S, M: SortOrder, W, C, V> {
     column: PhantomData<C>,
 }
 
-impl<S, M: SortOrder, W, C, V> Members<S, M, W, C, V> {
+impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
     /// The union of `branches`, one per value.
     pub(crate) fn union(
         branches: Vec<S>,
@@ -65,19 +67,22 @@ impl<S, M: SortOrder, W, C, V> Members<S, M, W, C, V> {
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        Members { branches, values: Vec::new(), order, names, limit, column: PhantomData }
+        let values = Vec::new();
+        Members { branches, outer: None, values, order, names, limit, column: PhantomData }
     }
 
-    /// `branch` joined `LATERAL` to each of `values`.
+    /// `branch` joined `LATERAL` to each of `values`, for the keys of the rows of `outer` (the
+    /// query itself) to load.
     pub(crate) fn lateral(
+        outer: R,
         branch: S,
         values: Vec<V>,
         order: OrderBy<M, W>,
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let branches = vec![branch];
-        Members { branches, values, order, names, limit, column: PhantomData }
+        let (branches, outer) = (vec![branch], Some(outer));
+        Members { branches, outer, values, order, names, limit, column: PhantomData }
     }
 
     /// ` ORDER BY <names> LIMIT n`.
@@ -100,23 +105,23 @@ pub(crate) fn padded(values: usize) -> usize {
     values.next_power_of_two()
 }
 
-impl<S: Query, M: SortOrder, W, C, V> Query for Members<S, M, W, C, V> {
+impl<S: Query, M: SortOrder, W, C, V, R> Query for Members<S, M, W, C, V, R> {
     type SqlType = S::SqlType;
 }
 
 // The text varies with the number of branches and the limit: cached by its text.
-impl<S, M: SortOrder, W, C, V> QueryId for Members<S, M, W, C, V> {
+impl<S, M: SortOrder, W, C, V, R> QueryId for Members<S, M, W, C, V, R> {
     type QueryId = ();
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
-impl<S, M: SortOrder, W, C, V, Conn> RunQueryDsl<Conn> for Members<S, M, W, C, V> {}
+impl<S, M: SortOrder, W, C, V, R, Conn> RunQueryDsl<Conn> for Members<S, M, W, C, V, R> {}
 
 /// SQLite: `SELECT * FROM (branch) UNION SELECT * FROM (branch) .. ORDER BY .. LIMIT ?`, a
 /// branch being a subquery since a compound's terms take no ORDER BY or LIMIT of their own; over
 /// [`SQLITE_TERMS`] branches, a compound of such compounds.
 #[cfg(feature = "sqlite")]
-impl<S, M, W, C, V> QueryFragment<diesel::sqlite::Sqlite> for Members<S, M, W, C, V>
+impl<S, M, W, C, V, R> QueryFragment<diesel::sqlite::Sqlite> for Members<S, M, W, C, V, R>
 where
     S: QueryFragment<diesel::sqlite::Sqlite>,
     M: SortOrder,
@@ -148,7 +153,7 @@ where
 
 /// MariaDB and MySQL: `(branch) UNION (branch) .. ORDER BY .. LIMIT ?`.
 #[cfg(feature = "mysql_backend")]
-impl<S, M, W, C, V> QueryFragment<diesel::mysql::Mysql> for Members<S, M, W, C, V>
+impl<S, M, W, C, V, R> QueryFragment<diesel::mysql::Mysql> for Members<S, M, W, C, V, R>
 where
     S: QueryFragment<diesel::mysql::Mysql>,
     M: SortOrder,
@@ -165,13 +170,23 @@ where
     }
 }
 
-/// PostgreSQL: `SELECT "__keyset_page".* FROM (SELECT DISTINCT unnest($1)) AS
-/// "__keyset_set"("__keyset_v") CROSS JOIN LATERAL (branch) AS "__keyset_page" ORDER BY ..
-/// LIMIT n`, the branch filtered by `column = "__keyset_set"."__keyset_v"`.
+/// PostgreSQL: the rows of the query whose keys the seeks found, `SELECT "__keyset_row".* FROM
+/// (query) AS "__keyset_row" WHERE ("__keyset_row"."created_at", "__keyset_row"."id") IN
+/// (SELECT "__keyset_page"."created_at", "__keyset_page"."id" FROM (SELECT DISTINCT unnest($1))
+/// AS "__keyset_set"("__keyset_v") CROSS JOIN LATERAL (branch) AS "__keyset_page" ORDER BY ..
+/// LIMIT n) ORDER BY .. LIMIT n`, the branch filtered by `column = "__keyset_set"."__keyset_v"`.
+///
+/// The seeks read only the keys (the branch's other output columns are unused, and PostgreSQL
+/// computes none of them): an index-only scan of the prefix's index per value, and the page's
+/// rows fetched once each, by their keys. Selecting whole rows in the seeks fetched every
+/// candidate, `|set| × (limit + 1)` rows, and under a generic plan PostgreSQL chose a bitmap scan
+/// that sorted each value's rows (199 ms against 4.3 for 100 values, deep in the feed); the
+/// index-only form took 1.4 to 2.1 ms under both plans (measured by hand, 1M rows).
 #[cfg(feature = "postgres_backend")]
-impl<S, M, W, C, V> QueryFragment<diesel::pg::Pg> for Members<S, M, W, C, V>
+impl<S, M, W, C, V, R> QueryFragment<diesel::pg::Pg> for Members<S, M, W, C, V, R>
 where
     S: QueryFragment<diesel::pg::Pg>,
+    R: QueryFragment<diesel::pg::Pg>,
     M: SortOrder,
     M::Columns: SortColumns<diesel::pg::Pg>,
     W: Walk,
@@ -180,7 +195,27 @@ where
     V: ToSql<C::SqlType, diesel::pg::Pg>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::pg::Pg>) -> QueryResult<()> {
-        out.push_sql("SELECT \"__keyset_page\".* FROM (SELECT DISTINCT unnest(");
+        let keys = |mut out: AstPass<'_, 'b, diesel::pg::Pg>, of: &str| -> QueryResult<()> {
+            for (index, name) in self.names.iter().enumerate() {
+                out.push_sql(if index > 0 { ", " } else { "" });
+                out.push_identifier(of)?;
+                out.push_sql(".");
+                out.push_identifier(name)?;
+            }
+            Ok(())
+        };
+        let Some(outer) = &self.outer else {
+            return Err(diesel::result::Error::QueryBuilderError(
+                "a LATERAL page needs the query whose rows it loads".into(),
+            ));
+        };
+        out.push_sql("SELECT \"__keyset_row\".* FROM (");
+        outer.walk_ast(out.reborrow())?;
+        out.push_sql(") AS \"__keyset_row\" WHERE (");
+        keys(out.reborrow(), "__keyset_row")?;
+        out.push_sql(") IN (SELECT ");
+        keys(out.reborrow(), "__keyset_page")?;
+        out.push_sql(" FROM (SELECT DISTINCT unnest(");
         out.push_bind_param::<diesel::sql_types::Array<C::SqlType>, [V]>(&self.values[..])?;
         out.push_sql(")) AS ");
         out.push_identifier(SET_ALIAS)?;
@@ -192,6 +227,8 @@ where
             branch.walk_ast(out.reborrow())?;
             out.push_sql(") AS \"__keyset_page\"");
         }
+        self.walk_tail(out.reborrow())?;
+        out.push_sql(")");
         self.walk_tail(out)
     }
 }

@@ -72,6 +72,7 @@ impl<C: 'static, D: KeyDirection, P: NullsPlacement, V: 'static, N: KeyShape> Ke
     const ALL_DESC: bool = false;
     const NULLABLE: bool = true;
     const LEADING_NULLABLE: bool = true;
+    const LEADING_DESC: bool = D::DESC;
     // Where the leading key is not NULL, the row value is as exact as for non-nullable keys.
     const VALUES_ALL_ASC: bool = !D::DESC && N::ALL_ASC;
     const VALUES_ALL_DESC: bool = D::DESC && N::ALL_DESC;
@@ -137,6 +138,10 @@ where
 
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         self.walk_column_list(out)
+    }
+
+    fn walk_leading<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.column.walk_ast(out)
     }
 }
 

@@ -28,6 +28,15 @@ impl<M: SortOrder, W> OrderBy<M, W> {
         OrderBy { columns: M::columns(), leading: LeadingNulls::Pin, walk: PhantomData }
     }
 
+    /// The leading key's column (`window.rs`).
+    pub(crate) fn walk_leading<'b, DB>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect,
+        M::Columns: SortColumns<DB>,
+    {
+        self.columns.walk_leading(out)
+    }
+
     /// The same ORDER BY once more: for each branch of a union, and the union's own.
     pub(crate) fn again(&self) -> Self {
         OrderBy { columns: M::columns(), leading: self.leading, walk: PhantomData }

@@ -25,6 +25,9 @@ impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
     fn walk_columns<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         Ok(())
     }
+    fn walk_leading<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
 }
 
 impl<DB, C, D, V, N> SortColumns<DB> for Key<C, D, V, N>
@@ -49,6 +52,10 @@ where
 
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         self.walk_column_list(out)
+    }
+
+    fn walk_leading<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.column.walk_ast(out)
     }
 }
 
