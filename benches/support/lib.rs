@@ -3,6 +3,8 @@
 //! pages they time ([`pages`], [`join_pages`]), and the bookkeeping that turns criterion's
 //! samples into medians, ratios and CSV files ([`measure`]).
 
+pub mod feed_pages;
+pub mod feed_seed;
 pub mod join_pages;
 pub mod measure;
 pub mod order_async;
