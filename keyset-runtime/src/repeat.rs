@@ -31,6 +31,13 @@ pub trait Repeat: Sized {
     fn probes() -> bool {
         false
     }
+    /// Whether the query's set of values (a page among them) may be paged or counted on
+    /// `engine`: checked before any statement.
+    #[doc(hidden)]
+    fn check_set(&self, engine: crate::token::Engine) -> Result<(), Error> {
+        let _ = engine;
+        Ok(())
+    }
 }
 
 // Diesel names these types only through this doc-hidden module (the one `table!` expands to),
@@ -96,6 +103,20 @@ impl<'a, ST, QS, DB, GB> Repeat
     const REPEATS: bool = false;
     fn again(&self) -> Option<Self> {
         None
+    }
+}
+
+/// What a count checks before it runs: a page among a set of values refuses the set where its
+/// page would ([`Repeat::check_set`]). (Named in hidden bounds only.)
+#[doc(hidden)]
+pub trait CheckSet {
+    /// Whether the query's set may be counted on `engine`.
+    fn check_set(&self, engine: crate::token::Engine) -> Result<(), Error>;
+}
+
+impl<Q: Repeat> CheckSet for Q {
+    fn check_set(&self, engine: crate::token::Engine) -> Result<(), Error> {
+        Repeat::check_set(self, engine)
     }
 }
 

@@ -74,7 +74,7 @@ impl<Q: Query, C, V> Query for Among<Q, C, V> {
 
 /// A feed runs one branch per value, each on a copy of the query (and a page may run more than
 /// one statement, as any other page).
-impl<Q: Repeat, C: Clone, V: Clone> Repeat for Among<Q, C, V> {
+impl<Q: Repeat, C: Clone, V: Clone + CursorValue> Repeat for Among<Q, C, V> {
     const REPEATS: bool = Q::REPEATS;
     fn again(&self) -> Option<Self> {
         let query = self.query.again()?;
@@ -82,6 +82,9 @@ impl<Q: Repeat, C: Clone, V: Clone> Repeat for Among<Q, C, V> {
     }
     fn probes() -> bool {
         true
+    }
+    fn check_set(&self, engine: Engine) -> Result<(), Error> {
+        self.check(engine)
     }
 }
 

@@ -62,6 +62,13 @@ impl<Q: Query, C, S> Query for AmongQuery<Q, C, S> {
     type SqlType = Q::SqlType;
 }
 
+/// Its count reads no set: `column IN (subquery)`, whatever the subquery yields.
+impl<Q, C, S> crate::repeat::CheckSet for AmongQuery<Q, C, S> {
+    fn check_set(&self, _: crate::token::Engine) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
 /// `SELECT COUNT(*)` among the subquery's values, `column IN (subquery)`: what
 /// [`Paginated::total_count`] counts.
 impl<Q, C, S> SelectDsl<CountStar> for AmongQuery<Q, C, S>

@@ -25,6 +25,7 @@ use crate::orders::SortOrder;
 use crate::page::Page;
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
+use crate::repeat::CheckSet;
 use crate::selection::SelectsModel;
 use crate::sql::SeekDialect;
 
@@ -232,7 +233,7 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         conn: &'c mut Conn,
     ) -> impl Future<Output = Result<i64, Error>> + Send + 'c
     where
-        Q: Query + SelectDsl<CountStar> + Clone + Send + 'c,
+        Q: Query + SelectDsl<CountStar> + CheckSet + Clone + Send + 'c,
         Q::SqlType: SelectsModel,
         Conn:
             AsyncConnection + AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,

@@ -23,6 +23,7 @@ use crate::orders::SortOrder;
 use crate::page::Page;
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
+use crate::repeat::CheckSet;
 use crate::selection::SelectsModel;
 use crate::sql::SeekDialect;
 use crate::token::Engine;
@@ -261,7 +262,7 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// ```
     pub fn total_count<'q, Conn>(&self, conn: &mut Conn) -> Result<i64, Error>
     where
-        Q: Query + SelectDsl<CountStar> + Clone,
+        Q: Query + SelectDsl<CountStar> + CheckSet + Clone,
         Q::SqlType: SelectsModel,
         Conn: BlockingConnection
             + diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,

@@ -29,8 +29,8 @@ use crate::orders::list::{Either, Never, Nil, OrderList, OrderSet};
 use crate::orders::SortOrder;
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
-use crate::repeat::next_copy;
-use crate::sql::{Backward, Forward, Walk};
+use crate::repeat::{next_copy, CheckSet};
+use crate::sql::{Backward, Forward, SeekDialect, Walk};
 use stale::is_stale_plan;
 
 #[cfg(feature = "diesel-async")]
@@ -202,9 +202,11 @@ async fn count<'q, 'c, Q, Conn, X>(query: Q, conn: &'c mut Conn) -> Result<i64, 
 where
     'q: 'c,
     X: Connects<Conn>,
-    Q: SelectDsl<CountStar> + Clone,
+    Q: SelectDsl<CountStar> + CheckSet + Clone,
     Select<Q, CountStar>: Load<'q, Conn, i64, X>,
 {
+    // A count among a set is refused where its page would be, before any statement.
+    query.check_set(<X::Backend as SeekDialect>::ENGINE)?;
     let select = |query: Q| SelectDsl::select(query, diesel::dsl::count_star());
     let loaded = select(query.clone()).load_rows(conn).await;
     let rows = match loaded {
