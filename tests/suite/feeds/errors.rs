@@ -59,6 +59,45 @@ fn a_set_beyond_its_bound_is_the_clients_error_before_any_query() {
     assert_too_large(&refused, PageRequest::MAX_SET + 1, PageRequest::MAX_SET);
 }
 
+/// The count among a set runs the same `IN (..)` a page would fall back to, over as many values:
+/// a set beyond the bound is refused there too, and (on PostgreSQL) a value the database cannot
+/// bind, before any statement, as the client's errors.
+#[test]
+fn a_count_among_a_set_beyond_its_bound_is_refused_too() {
+    let mut conn = db::seeded(10);
+    let paginated = posts::table
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(5))
+        .unwrap()
+        .among(posts::author_id, [1, 2, 3])
+        .max_set(2);
+    let (counted, ran) = recorded(&mut conn, |conn| paginated.total_count(conn));
+    assert_too_large(&counted.unwrap_err(), 3, 2);
+    assert_eq!(ran, Vec::<String>::new(), "no statement ran");
+    let tags = posts::table
+        .select(Newest::as_select())
+        .paginate(&PageRequest::first(5))
+        .unwrap()
+        .among(posts::tag, vec!["apple".to_owned(), "a\0b".to_owned()]);
+    let (counted, ran) = recorded(&mut conn, |conn| tags.total_count(conn));
+    if backend() == Backend::Postgres {
+        let refused = counted.unwrap_err();
+        assert!(
+            matches!(&refused, Error::Request(RequestError::SetValue { index: 1, .. })),
+            "{refused:?}"
+        );
+        assert_eq!(ran, Vec::<String>::new(), "no statement ran");
+    } else {
+        let naive: i64 = posts::table
+            .filter(posts::tag.eq_any(["apple", "a\0b"]))
+            .count()
+            .get_result(&mut conn)
+            .unwrap();
+        assert!(naive > 0);
+        assert_eq!(counted.unwrap(), naive);
+    }
+}
+
 /// Text with a NUL character: PostgreSQL's text cannot hold it, so the set is refused there,
 /// naming the value, as the client's error (not the server's `invalid byte sequence`). SQLite and
 /// MariaDB bind it, and the feed pages among the set as the naive listing does.
