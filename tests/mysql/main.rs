@@ -57,6 +57,8 @@ mod suite;
 
 mod shards_db;
 
+mod feed_plan;
+
 mod plan;
 mod shared;
 mod sql;

@@ -56,6 +56,8 @@ mod suite;
 
 mod shards_db;
 
+mod feed_plan;
+
 mod concurrently;
 mod generic_plans;
 mod plan;

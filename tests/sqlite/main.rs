@@ -67,6 +67,8 @@ mod suite;
 
 mod shards_db;
 
+mod feed_plan;
+
 mod hygiene;
 mod levels;
 mod plan;

@@ -64,9 +64,9 @@ async fn insert_posts_async(conn: &mut AsyncConn, rows: Vec<seed::NewPost>) {
 }
 
 /// Every statement a connection starts, as Diesel shows it: the SQL and its binds.
-type Log = Arc<Mutex<Vec<String>>>;
+pub(crate) type Log = Arc<Mutex<Vec<String>>>;
 
-fn recorder(log: &Log) -> impl Instrumentation {
+pub(crate) fn recorder(log: &Log) -> impl Instrumentation {
     let log = log.clone();
     move |event: InstrumentationEvent<'_>| {
         if let InstrumentationEvent::StartQuery { query, .. } = event {

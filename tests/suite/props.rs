@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use chrono::{DateTime, NaiveDateTime};
 use diesel::prelude::*;
-use keyset_runtime::{Keyset, PageQuery, PageRequest};
+use keyset_runtime::{Error, Keyset, Page, PageQuery, PageRequest};
 use keyset_tests::models::{
     ByTag, Membership, Newest, NewestIdAsc, Post, RankAscNullsFirst, RankAscNullsLast,
     RankDescNullsFirst, RankDescNullsLast, RankDue, ScoreDue, TopScore,
@@ -66,7 +66,7 @@ pub(crate) const TEXTS: &[&str] = &[
 ];
 
 #[derive(Debug, Clone, Copy)]
-enum Op {
+pub(crate) enum Op {
     First,
     Last,
     Next,
@@ -160,7 +160,7 @@ pub(crate) fn table() -> impl Strategy<Value = Vec<NewPost>> {
     })
 }
 
-fn steps() -> impl Strategy<Value = Vec<(Op, u32)>> {
+pub(crate) fn steps() -> impl Strategy<Value = Vec<(Op, u32)>> {
     let op = prop_oneof![1 => Just(Op::First), 1 => Just(Op::Last), 5 => Just(Op::Next), 3 => Just(Op::Prev)];
     // Small pages cross many boundaries; large ones hold the whole table and more.
     let limit = prop_oneof![3 => 1..=4u32, 2 => 1..=(MAX_ROWS as u32 + 5)];
@@ -186,6 +186,25 @@ fn check_walk<Q>(
 where
     Q: PageQuery<'static, Conn, Item = <Q as keyset_runtime::Paginate>::Model>,
     <Q::Model as Keyset>::Cursor: Debug + PartialEq,
+{
+    let load = |request: &PageRequest| {
+        query()
+            .paginate(request)
+            .and_then(|paginated| paginated.max_limit(u32::MAX).load_page(conn))
+    };
+    check_pages(expected, load, steps)
+}
+
+/// Walks `steps` over the pages `load` loads and checks every page against `expected`, the
+/// listing's rows in the oracle's order: its rows, and a token exactly where a neighbouring page
+/// exists.
+pub(crate) fn check_pages<M: Keyset>(
+    expected: &[M],
+    mut load: impl FnMut(&PageRequest) -> Result<Page<M>, Error>,
+    steps: &[(Op, u32)],
+) -> Result<(), TestCaseError>
+where
+    M::Cursor: Debug + PartialEq,
 {
     let expected = cursors(expected);
     let n = expected.len();
@@ -213,12 +232,9 @@ where
             (Op::Last, _) => (PageRequest::last(limit), n.saturating_sub(l)..n, Op::Last),
             _ => (PageRequest::first(limit), 0..n.min(l), Op::First),
         };
-        let page = query()
-            .paginate(&request)
-            .and_then(|paginated| paginated.max_limit(u32::MAX).load_page(conn))
-            .map_err(|err| {
-                TestCaseError::fail(format!("step {index} ({op:?}, limit {limit}): {err}"))
-            })?;
+        let page = load(&request).map_err(|err| {
+            TestCaseError::fail(format!("step {index} ({op:?}, limit {limit}): {err}"))
+        })?;
         prop_assert_eq!(
             &cursors(&page.items)[..],
             &expected[range.clone()],

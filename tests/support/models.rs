@@ -312,3 +312,29 @@ pub mod story_orders {
         pub id: i64,
     }
 }
+
+/// Named orders over posts, for feeds paged among authors in an order chosen at run time
+/// (`paginate_by(..).among(..)`): the newest first, by score, and a nullable leading key placed
+/// as SQLite and MariaDB do not place it by themselves.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(order(new: created_at desc, id desc), order(top: score desc, created_at desc, id desc))]
+#[keyset(order(ranked: rank asc nulls last, id asc))]
+pub struct FeedPost {
+    #[tiebreaker]
+    pub id: i64,
+    pub author_id: i64,
+    pub created_at: NaiveDateTime,
+    pub score: i32,
+    pub rank: Option<i32>,
+}
+
+// Feeds page these models among authors (and `Newest` among tags) too. Their prefixes are
+// marked by hand, not declared with `#[keyset(prefix(..))]`, because other suites pin the
+// indexes these models declare; `Newest` and `NewestIdAsc` declare theirs.
+impl keyset_runtime::__private::Prefix<posts::author_id> for TopScore {}
+impl keyset_runtime::__private::Prefix<posts::author_id> for RankDescNullsLast {}
+impl keyset_runtime::__private::Prefix<posts::author_id> for RankAscNullsFirst {}
+impl keyset_runtime::__private::Prefix<posts::author_id> for RankDue {}
+impl keyset_runtime::__private::Prefix<posts::author_id> for FeedPost {}
+impl keyset_runtime::__private::Prefix<posts::tag> for Newest {}

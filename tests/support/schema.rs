@@ -75,6 +75,8 @@ pub const SQLITE_DDL: &[&str] = &[
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_title_asc_id_asc" ON "stories" ("title" ASC, "id" ASC);"#,
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_published_at_asc_nulls_last_id_asc" ON "stories" ("published_at" ASC, "id" ASC);"#,
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_asc_created_at_desc_id_asc" ON "stories" ("score" ASC, "created_at" DESC, "id" ASC);"#,
+    // The index a feed of `Newest` among authors seeks (`#[keyset(prefix(author_id))]`).
+    r#"CREATE INDEX IF NOT EXISTS "posts_keyset_author_id_asc_created_at_desc_id_desc" ON "posts" ("author_id" ASC, "created_at" DESC, "id" DESC);"#,
 ];
 
 /// The schema for PostgreSQL: temporary tables, private to the connection, so that tests run in
@@ -110,6 +112,8 @@ pub const POSTGRES_DDL: &[&str] = &[
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_title_asc_id_asc" ON "stories" ("title" ASC, "id" ASC);"#,
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_published_at_asc_nulls_last_id_asc" ON "stories" ("published_at" ASC NULLS LAST, "id" ASC);"#,
     r#"CREATE INDEX IF NOT EXISTS "stories_keyset_score_asc_created_at_desc_id_asc" ON "stories" ("score" ASC, "created_at" DESC, "id" ASC);"#,
+    // The index a feed of `Newest` among authors seeks (`#[keyset(prefix(author_id))]`).
+    r#"CREATE INDEX IF NOT EXISTS "posts_keyset_author_id_asc_created_at_desc_id_desc" ON "posts" ("author_id" ASC, "created_at" DESC, "id" DESC);"#,
 ];
 
 /// The schema for MariaDB/MySQL: temporary tables as for PostgreSQL (they take no foreign
@@ -147,4 +151,6 @@ pub const MYSQL_DDL: &[&str] = &[
     "CREATE INDEX `stories_keyset_title_asc_id_asc` ON `stories` (`title` ASC, `id` ASC);",
     "CREATE INDEX `stories_keyset_published_at_asc_nulls_last_id_asc` ON `stories` (`published_at` ASC, `id` ASC);",
     "CREATE INDEX `stories_keyset_score_asc_created_at_desc_id_asc` ON `stories` (`score` ASC, `created_at` DESC, `id` ASC);",
+    // The index a feed of `Newest` among authors seeks (`#[keyset(prefix(author_id))]`).
+    "CREATE INDEX `posts_keyset_author_id_asc_created_at_desc_id_desc` ON `posts` (`author_id` ASC, `created_at` DESC, `id` DESC);",
 ];

@@ -1,0 +1,77 @@
+//! A feed's statement as MariaDB runs it (`ANALYZE FORMAT=JSON`), for `suite/feeds/plan.rs`:
+//! each `"table"` read of `posts` with its key, whether its access seeks the key's first part,
+//! `author_id` (`ref`, `range`), the rows it read per loop (`r_rows`) and its loops (`r_loops`),
+//! and whether a `filesort` of its own query block sorts it; and each filesort with the rows it
+//! sorted (those its table or union result read, times their loops).
+
+use diesel::mysql::Mysql;
+use diesel::query_builder::AstPass;
+use diesel::sql_types::Text;
+use diesel::{QueryResult, RunQueryDsl};
+use serde_json::Value;
+
+use crate::suite::feeds::plan::{FeedPlan, Read};
+use crate::suite::feeds::recorded::{Again, Recorded};
+use crate::Conn;
+
+/// MariaDB binds no arrays: a feed's set is one bind per branch.
+pub fn push_array(_: AstPass<'_, '_, Mysql>, values: &[i64]) -> QueryResult<()> {
+    panic!("MariaDB statements bind no arrays: {values:?}")
+}
+
+pub fn plan(conn: &mut Conn, recorded: &Recorded) -> FeedPlan {
+    let json: String =
+        Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(conn).unwrap();
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let mut plan = FeedPlan { reads: Vec::new(), sorts: Vec::new(), text: json };
+    walk(&value, false, &mut plan);
+    plan
+}
+
+fn number(node: &Value, key: &str) -> Option<f64> {
+    node.get(key).and_then(Value::as_f64)
+}
+
+/// Reads `node` into `plan`; `sorting`: a filesort of the enclosing query block holds `node`.
+fn walk(node: &Value, sorting: bool, plan: &mut FeedPlan) {
+    match node {
+        Value::Object(fields) => {
+            for (key, value) in fields {
+                match key.as_str() {
+                    "table" if value["table_name"] == "posts" => {
+                        let index = value.get("key").and_then(Value::as_str).unwrap_or("");
+                        let access = value["access_type"].as_str().unwrap_or("");
+                        let first = value.get("used_key_parts").and_then(|parts| parts.get(0));
+                        let prefix = ["ref", "range", "eq_ref"].contains(&access)
+                            && first.and_then(Value::as_str) == Some("author_id");
+                        plan.reads.push(Read {
+                            index: index.to_owned(),
+                            prefix,
+                            rows: number(value, "r_rows"),
+                            loops: number(value, "r_loops"),
+                            sorted: sorting,
+                        });
+                        walk(value, sorting, plan);
+                    }
+                    "filesort" => {
+                        let read = |input: &Value| {
+                            Some(number(input, "r_rows")? * number(input, "r_loops").unwrap_or(1.0))
+                        };
+                        let sorted = ["table", "union_result", "temporary_table"]
+                            .iter()
+                            .filter_map(|input| value.get(*input).and_then(read))
+                            .reduce(|a, b| a + b);
+                        plan.sorts.push(sorted);
+                        walk(value, true, plan);
+                    }
+                    // A branch of a union is a query block of its own: the union's sort is not
+                    // its sort.
+                    "query_block" => walk(value, false, plan),
+                    _ => walk(value, sorting, plan),
+                }
+            }
+        }
+        Value::Array(values) => values.iter().for_each(|value| walk(value, sorting, plan)),
+        _ => {}
+    }
+}

@@ -1,0 +1,268 @@
+//! What a feed's page reads, from the engines' own plans of the statements a real `load_page`
+//! ran: each statement is recorded by Diesel's instrumentation and run again, with its binds,
+//! under the backend's `EXPLAIN` (`crate::feed_plan`: PostgreSQL's `EXPLAIN (ANALYZE, FORMAT
+//! JSON)` and MariaDB's `ANALYZE FORMAT=JSON`, which count the rows each step read, and SQLite's
+//! `EXPLAIN QUERY PLAN`, which shows the steps).
+//!
+//! The claim, [`bounded`]: a page seeks the index `(author_id, created_at DESC, id DESC)` once per
+//! value, by an equality on `author_id`, reads at most `limit + 1` of a parent's rows there (no
+//! more on PostgreSQL and MariaDB, where the engine counts them; on SQLite, no sort before the
+//! branch's limit), and sorts at most `|set| × (limit + 1)` rows to merge them. The data makes
+//! anything else expensive: the set's authors posted only long ago, the others all along, so a
+//! walk of the order's own index `(created_at DESC, id DESC)` reads the others' recent posts
+//! first and theirs among the old ones, and each has a hundred posts, so a sort of all their rows
+//! sorts far more than a page per parent. The naive `eq_any` listing fails the same check
+//! ([`the_naive_listing_fails_the_same_check`]).
+
+use diesel::prelude::*;
+use keyset_runtime::migration::Backend;
+use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
+use keyset_tests::models::Newest;
+use keyset_tests::schema::{authors, posts};
+use keyset_tests::seed;
+
+use super::recorded;
+use super::recorded::Recorded;
+use crate::migrations_db::analyze_joins;
+use crate::suite::orders_plan::backend;
+use crate::{connect, Conn};
+
+/// The index a feed of `Newest` among authors seeks, in the test schema.
+pub(crate) const FEED_INDEX: &str = "posts_keyset_author_id_asc_created_at_desc_id_desc";
+
+/// Authors: the first [`ACTIVE`] post all along, the others only long ago.
+const AUTHORS: i64 = 40;
+const ACTIVE: i64 = 35;
+/// Posts: a hundred per author.
+const ROWS: i64 = AUTHORS * 100;
+/// Rows per page.
+const PAGE: u32 = 20;
+
+/// A read of `posts` in a plan.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Read {
+    /// The index read (empty for the table itself).
+    pub(crate) index: String,
+    /// Whether the read seeks an equality on `author_id`, one parent's rows.
+    pub(crate) prefix: bool,
+    /// Index entries (or rows) read per loop, those the filters then dropped included, where the
+    /// engine counts them.
+    pub(crate) rows: Option<f64>,
+    /// How many times the read ran (a `LATERAL` join's values), where the engine counts them.
+    pub(crate) loops: Option<f64>,
+    /// Whether what it read is sorted before the limit that bounds it: then it reads every row
+    /// of its seek, not a page of them.
+    pub(crate) sorted: bool,
+}
+
+/// What a plan reads and sorts.
+#[derive(Debug, Clone)]
+pub(crate) struct FeedPlan {
+    pub(crate) reads: Vec<Read>,
+    /// The rows each sort of the plan sorts in all, where the engine counts them.
+    pub(crate) sorts: Vec<Option<f64>>,
+    /// The plan as the engine printed it.
+    pub(crate) text: String,
+}
+
+/// Whether `plan` reads at most a page per parent and sorts at most a page per parent, for a
+/// set of `values` distinct values and pages of `limit`: every reason it does not, if not.
+pub(crate) fn bounded(plan: &FeedPlan, values: usize, limit: u32) -> Result<(), String> {
+    let per_seek = f64::from(limit + 1);
+    let candidates = values as f64 * per_seek;
+    let mut reasons = Vec::new();
+    if plan.reads.is_empty() {
+        reasons.push("no read of posts".to_owned());
+    }
+    for read in &plan.reads {
+        if let Some(rows) = read.rows.filter(|rows| *rows > per_seek) {
+            reasons.push(format!("a read of {rows} rows, more than limit + 1: {read:?}"));
+        }
+        if read.sorted {
+            reasons.push(format!("a read's rows are sorted before its limit: {read:?}"));
+        }
+        if read.index != FEED_INDEX || !read.prefix {
+            reasons.push(format!(
+                "posts read without a seek on author_id in the feed's index: {read:?}"
+            ));
+        }
+    }
+    for rows in plan.sorts.iter().flatten().filter(|rows| **rows > candidates) {
+        reasons.push(format!("a sort of {rows} rows, more than the {candidates} candidates"));
+    }
+    match reasons.is_empty() {
+        true => Ok(()),
+        false => Err(reasons.join("; ")),
+    }
+}
+
+/// The seeks a plan runs: one per read, or as many as its loops.
+fn seeks(plan: &FeedPlan) -> f64 {
+    plan.reads.iter().map(|read| read.loops.unwrap_or(1.0)).sum()
+}
+
+/// [`AUTHORS`] authors with a hundred posts each: the active ones' over 700 timestamps, the quiet
+/// ones' over the oldest 150 (where they are four rows in ten), ties by the half dozen; the feed's
+/// index and the order's own (`Newest::INDEXES`), and fresh statistics.
+fn seeded() -> Conn {
+    let mut conn = connect();
+    let rows: Vec<_> = (1..=AUTHORS)
+        .map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}"))))
+        .collect();
+    diesel::insert_into(authors::table).values(&rows).execute(&mut conn).unwrap();
+    let rows: Vec<seed::NewPost> = (1..=ROWS)
+        .map(|id| {
+            let author_id = 1 + id % AUTHORS;
+            let slot = if author_id <= ACTIVE { id * 7 % 700 } else { id * 7 % 150 };
+            seed::NewPost { author_id, created_at: seed::timestamp(slot), ..seed::post(id) }
+        })
+        .collect();
+    for chunk in rows.chunks(500) {
+        diesel::insert_into(posts::table).values(chunk).execute(&mut conn).unwrap();
+    }
+    for index in Newest::INDEXES {
+        diesel::sql_query(index.create(backend())).execute(&mut conn).unwrap();
+    }
+    analyze_joins(&mut conn);
+    conn
+}
+
+/// Where a page starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum At {
+    First,
+    Last,
+    After,
+    Before,
+}
+
+/// The first and last pages, and the pages after and before the cursors of the first page and
+/// of a page deep in the listing `load` pages.
+fn requests(load: &mut impl FnMut(&PageRequest) -> Page<Newest>) -> Vec<(PageRequest, At)> {
+    let first = load(&PageRequest::first(PAGE));
+    let deep = load(&PageRequest::page_number(3, PAGE));
+    vec![
+        (PageRequest::first(PAGE), At::First),
+        (PageRequest::last(PAGE), At::Last),
+        (PageRequest::after(first.next_cursor.unwrap(), PAGE), At::After),
+        (PageRequest::after(deep.next_cursor.unwrap(), PAGE), At::After),
+        (PageRequest::before(deep.prev_cursor.unwrap(), PAGE), At::Before),
+    ]
+}
+
+/// Sets of the quiet authors: all five of them, one, repeated values, and quiet and active ones.
+fn sets() -> Vec<Vec<i64>> {
+    vec![
+        (ACTIVE + 1..=AUTHORS).collect(),
+        vec![AUTHORS - 2],
+        vec![37, 36, 37, 39],
+        vec![1, 37, 2, 38],
+    ]
+}
+
+fn distinct(values: &[i64]) -> usize {
+    values.iter().collect::<std::collections::BTreeSet<_>>().len()
+}
+
+/// The feed's pages starting `at`, among every set of [`sets`]: each statement they ran is
+/// [`bounded`] and seeks once per value. Returns the pages that are not, with their plans.
+fn unbounded_pages(at: &[At]) -> Vec<String> {
+    let mut conn = seeded();
+    let mut unbounded = Vec::new();
+    for authors in sets() {
+        let page = |conn: &mut Conn, request: &PageRequest| {
+            posts::table
+                .select(Newest::as_select())
+                .paginate(request)
+                .unwrap()
+                .among(posts::author_id, authors.clone())
+                .load_page(conn)
+                .unwrap()
+        };
+        for (request, start) in requests(&mut |request| page(&mut conn, request)) {
+            if !at.contains(&start) {
+                continue;
+            }
+            let (loaded, ran) = recorded(&mut conn, |conn| page(conn, &request));
+            assert_eq!(loaded.items.len(), PAGE as usize, "{authors:?} {request:?}");
+            assert!(!ran.is_empty());
+            for statement in &ran {
+                let plan = crate::feed_plan::plan(&mut conn, &Recorded::parse(statement));
+                let what = format!("{authors:?}, {request:?}: {statement}\n{}", plan.text);
+                if let Err(reason) = bounded(&plan, distinct(&authors), PAGE) {
+                    unbounded.push(format!("{reason}: {what}"));
+                }
+                // One seek per value: per distinct value on PostgreSQL (`LATERAL` over the
+                // values' `DISTINCT`); per branch elsewhere, the set padded to a power of two.
+                let expected = match backend() {
+                    Backend::Postgres => distinct(&authors),
+                    _ => authors.len().next_power_of_two(),
+                };
+                assert_eq!(seeks(&plan), expected as f64, "{what}");
+            }
+        }
+    }
+    unbounded
+}
+
+/// The first and last pages: each value's rows read from an end of its part of the index, one
+/// page of them.
+#[test]
+fn a_feed_first_and_last_pages_read_at_most_a_page_per_parent() {
+    let unbounded = unbounded_pages(&[At::First, At::Last]);
+    assert!(unbounded.is_empty(), "{} unbounded:\n{}", unbounded.len(), unbounded.join("\n\n"));
+}
+
+/// Pages after and before a cursor: each value's rows sought past the cursor, one page of them.
+///
+/// Fails on PostgreSQL today: the `LATERAL` branch's seek, `created_at <= $2 AND (created_at,
+/// id) < ($3, $4)`, is estimated as two independent conditions (9 rows of an author's 100 past
+/// the cursor, where 96 are), so the planner reads each author's rows with a Bitmap Index Scan
+/// and a top-N Sort under the branch's `Limit`: every row of the author past the cursor, not
+/// `limit + 1` of them.
+#[test]
+fn a_feed_page_past_a_cursor_reads_at_most_a_page_per_parent() {
+    let unbounded = unbounded_pages(&[At::After, At::Before]);
+    assert!(unbounded.is_empty(), "{} unbounded:\n{}", unbounded.len(), unbounded.join("\n\n"));
+}
+
+/// The same pages of `posts.filter(author_id.eq_any(set))`, the listing without `among`, where
+/// the data makes them expensive (the first page, and after a cursor: the set's rows are the
+/// oldest): every page runs a statement that fails [`bounded`], on every backend (it walks the
+/// order's index past the active authors' rows, or reads every row of the set's authors and sorts
+/// them). Where the engine counts rows, the reason is a count, on every page.
+#[test]
+fn the_naive_listing_fails_the_same_check() {
+    let mut conn = seeded();
+    let quiet: Vec<i64> = (ACTIVE + 1..=AUTHORS).collect();
+    let page = |conn: &mut Conn, request: &PageRequest| {
+        posts::table
+            .filter(posts::author_id.eq_any(quiet.clone()))
+            .select(Newest::as_select())
+            .paginate(request)
+            .unwrap()
+            .load_page(conn)
+            .unwrap()
+    };
+    for (request, at) in requests(&mut |request| page(&mut conn, request)) {
+        if ![At::First, At::After].contains(&at) {
+            continue;
+        }
+        let (loaded, ran) = recorded(&mut conn, |conn| page(conn, &request));
+        assert_eq!(loaded.items.len(), PAGE as usize);
+        let failed: Vec<String> = ran
+            .iter()
+            .filter_map(|statement| {
+                let plan = crate::feed_plan::plan(&mut conn, &Recorded::parse(statement));
+                bounded(&plan, quiet.len(), PAGE)
+                    .err()
+                    .map(|reason| format!("{reason}\n{}", plan.text))
+            })
+            .collect();
+        assert!(!failed.is_empty(), "{request:?}: the naive page passes: {ran:#?}");
+        if backend() != Backend::Sqlite {
+            let counted = failed.iter().any(|reason| reason.contains("rows, more than"));
+            assert!(counted, "{request:?}: no count among the reasons: {failed:#?}");
+        }
+    }
+}
