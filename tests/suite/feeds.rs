@@ -10,7 +10,7 @@
 //! ([`plan`], [`recorded`]).
 
 use diesel::prelude::*;
-use keyset_runtime::{Error, Keyset, Page, PageRequest, Paginate};
+use keyset_runtime::{Error, Keyset, Page, PageRequest, Paginate, RequestError};
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
 

@@ -141,14 +141,12 @@ where
         }
     };
     if <X::Backend as SeekDialect>::LATERAL {
-        // A copy of the query loads the rows whose keys the seeks found.
-        if let Some(outer) = query.again() {
-            let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
-            let members = Members::lateral(outer, branch, values, order, names, limit);
-            return Ok(members.load_rows(conn));
-        }
-        let query = FilterDsl::filter(query, Member::any(column, values));
-        return Ok(build(query, order).load_rows(conn));
+        // A copy of the query loads the rows whose keys the seeks found; `IN` matches no NULL,
+        // so with a nullable key the seeks return the rows themselves.
+        let outer = if <M::Keys as KeyShape>::NULLABLE { None } else { query.again() };
+        let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
+        let members = Members::lateral(outer, branch, values, order, names, limit);
+        return Ok(members.load_rows(conn));
     }
     // Padded by repeating the last value, whose rows the `UNION` keeps once.
     let last = values.len() - 1;

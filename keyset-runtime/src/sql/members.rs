@@ -72,16 +72,16 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
     }
 
     /// `branch` joined `LATERAL` to each of `values`, for the keys of the rows of `outer` (the
-    /// query itself) to load.
+    /// query itself) to load, or without it for the seeks' own rows.
     pub(crate) fn lateral(
-        outer: R,
+        outer: Option<R>,
         branch: S,
         values: Vec<V>,
         order: OrderBy<M, W>,
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let (branches, outer) = (vec![branch], Some(outer));
+        let branches = vec![branch];
         Members { branches, outer, values, order, names, limit, column: PhantomData }
     }
 
@@ -181,7 +181,9 @@ where
 /// rows fetched once each, by their keys. Selecting whole rows in the seeks fetched every
 /// candidate, `|set| × (limit + 1)` rows, and under a generic plan PostgreSQL chose a bitmap scan
 /// that sorted each value's rows (199 ms against 4.3 for 100 values, deep in the feed); the
-/// index-only form took 1.4 to 2.1 ms under both plans (measured by hand, 1M rows).
+/// index-only form took 1.4 to 2.1 ms under both plans (measured by hand, 1M rows). With a
+/// nullable key the rows are the seeks' own (`SELECT "__keyset_page".* FROM ..`): `IN` matches
+/// no NULL.
 #[cfg(feature = "postgres_backend")]
 impl<S, M, W, C, V, R> QueryFragment<diesel::pg::Pg> for Members<S, M, W, C, V, R>
 where
@@ -204,17 +206,17 @@ where
             }
             Ok(())
         };
-        let Some(outer) = &self.outer else {
-            return Err(diesel::result::Error::QueryBuilderError(
-                "a LATERAL page needs the query whose rows it loads".into(),
-            ));
-        };
-        out.push_sql("SELECT \"__keyset_row\".* FROM (");
-        outer.walk_ast(out.reborrow())?;
-        out.push_sql(") AS \"__keyset_row\" WHERE (");
-        keys(out.reborrow(), "__keyset_row")?;
-        out.push_sql(") IN (SELECT ");
-        keys(out.reborrow(), "__keyset_page")?;
+        // Without the query (a nullable key, whose NULLs no `IN` matches), the seeks' rows.
+        if let Some(outer) = &self.outer {
+            out.push_sql("SELECT \"__keyset_row\".* FROM (");
+            outer.walk_ast(out.reborrow())?;
+            out.push_sql(") AS \"__keyset_row\" WHERE (");
+            keys(out.reborrow(), "__keyset_row")?;
+            out.push_sql(") IN (SELECT ");
+            keys(out.reborrow(), "__keyset_page")?;
+        } else {
+            out.push_sql("SELECT \"__keyset_page\".*");
+        }
         out.push_sql(" FROM (SELECT DISTINCT unnest(");
         out.push_bind_param::<diesel::sql_types::Array<C::SqlType>, [V]>(&self.values[..])?;
         out.push_sql(")) AS ");
@@ -227,8 +229,10 @@ where
             branch.walk_ast(out.reborrow())?;
             out.push_sql(") AS \"__keyset_page\"");
         }
-        self.walk_tail(out.reborrow())?;
-        out.push_sql(")");
+        if self.outer.is_some() {
+            self.walk_tail(out.reborrow())?;
+            out.push_sql(")");
+        }
         self.walk_tail(out)
     }
 }
