@@ -1,8 +1,9 @@
 //! What an invalid model still expands to. The errors are reported first; beside them we define
-//! the names users refer to (`PostCursor`, the `Keyset` impl, `PostOrder`) from the keys we can
-//! trust, so the rest of their code does not add a cascade of "cannot find type" or "trait not
-//! implemented" errors to the real one; and the static checks that no reported mistake decides
-//! (a field's type against its column), so that those mistakes are reported in the same compile.
+//! the names users refer to (`PostCursor`, the `Keyset` impl, `PostOrder`, the marks of its
+//! equality prefixes) from the keys we can trust, so the rest of their code does not add a
+//! cascade of "cannot find type" or "trait not implemented" errors to the real one; and the
+//! static checks that no reported mistake decides (a field's type against its column), so that
+//! those mistakes are reported in the same compile.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -30,6 +31,9 @@ pub fn fallback(input: &DeriveInput, model: Option<Model>) -> TokenStream {
                 out.extend(expand::orders_fallback(&model));
             }
             out.extend(expand::checks(&model));
+            // Pages among a set of values name `Prefix<column>`: without the marks, each adds
+            // an error of its own.
+            out.extend(expand::prefix_impls(&model));
             out
         }
         // Not a struct with named fields, or a generic one: no key can be trusted, so the names

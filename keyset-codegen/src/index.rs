@@ -7,6 +7,12 @@
 //! direction, and the NULL placement of nullable keys where the engine's indexes declare one
 //! (PostgreSQL); a tiebreaker vouched for with `#[tiebreaker(unique)]` also gets a unique index,
 //! which makes the claim true.
+//!
+//! A listing filtered by equality on another column (`author_id = 7`) reads, with the order's
+//! index alone, every row of the order and discards those of other values. Each
+//! `#[keyset(prefix(..))]` adds, for each order, the index led by its columns (ascending: an
+//! equality is served in either direction), then the order's keys: a filtered page seeks it, and
+//! a page among a set of values seeks it once per value.
 
 use crate::attr::{Direction, Nulls};
 use crate::model::{Model, SortKey};
@@ -97,33 +103,37 @@ pub(crate) enum Creation {
 
 impl Index {
     /// The indexes `model` needs: one per distinct sort order (the field order's and each named
-    /// one's; an order and its exact reverse share one, which the engine reads backwards), and a
-    /// unique one for a `#[tiebreaker(unique)]` column.
+    /// one's; an order and its exact reverse share one, which the engine reads backwards), one
+    /// per order and declared equality prefix, and a unique one for a `#[tiebreaker(unique)]`
+    /// column.
     pub(crate) fn for_model(model: &Model) -> Vec<Index> {
         let table = model.table_name();
-        let column = |ident: &syn::Ident| ident.to_string().trim_start_matches("r#").to_owned();
-        let orders =
-            std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
         let mut indexes: Vec<Index> = Vec::new();
         // An order with a key of a joined table has no index on the model's table (see
         // `unserved`): none is written rather than one that serves a prefix and sorts the rest.
-        let served =
-            |keys: &&[SortKey]| !keys.is_empty() && keys.iter().all(|k| k.joined.is_none());
-        for keys in orders.filter(served) {
-            let index = Index {
-                table: table.clone(),
-                columns: keys
-                    .iter()
-                    .map(|key| IndexColumn {
-                        name: column(&key.column),
-                        direction: key.direction(),
-                        nulls: key.nulls(),
-                    })
-                    .collect(),
-                unique: false,
-            };
-            if !indexes.iter().any(|known| known.serves(&index)) {
+        for keys in model.indexed_orders() {
+            let index = Index { table: table.clone(), columns: key_columns(keys), unique: false };
+            if !indexes.iter().any(|known| known.serves(&index, 0)) {
                 indexes.push(index);
+            }
+        }
+        // After the orders' own: an order led by `author_id` already serves `prefix(author_id)`
+        // for an order of its other keys.
+        for prefix in &model.prefixes {
+            // An order that sorts by a prefix column gets no index of that prefix: an index
+            // holds a column once (`valid` refuses a column every order sorts by).
+            let free = |keys: &&[SortKey]| !keys.iter().any(|key| prefix.contains(&key.column));
+            for keys in model.indexed_orders().filter(free) {
+                let equal = prefix.iter().map(|ident| IndexColumn {
+                    name: column(ident),
+                    direction: Direction::Asc,
+                    nulls: None,
+                });
+                let columns = equal.chain(key_columns(keys)).collect();
+                let index = Index { table: table.clone(), columns, unique: false };
+                if !indexes.iter().any(|known| known.serves(&index, prefix.len())) {
+                    indexes.push(index);
+                }
             }
         }
         let every_key = model.keys.iter().chain(model.orders.iter().flat_map(|o| &o.keys));
@@ -170,9 +180,11 @@ impl Index {
         unserved
     }
 
-    /// Whether this index serves `other`'s order: the same columns, with the same directions and
-    /// NULL placements, or all of them reversed (read backwards).
-    fn serves(&self, other: &Index) -> bool {
+    /// Whether this index serves `other`'s order, whose first `equal` columns are an equality
+    /// prefix: the same columns, with the same directions and NULL placements, or all of them
+    /// reversed (read backwards); of the equality prefix only the columns matter, in any order
+    /// and direction, since each is one value.
+    fn serves(&self, other: &Index, equal: usize) -> bool {
         let flipped = |column: &IndexColumn| IndexColumn {
             name: column.name.clone(),
             direction: match column.direction {
@@ -184,9 +196,17 @@ impl Index {
                 Nulls::Last => Nulls::First,
             }),
         };
-        self.unique == other.unique
-            && (self.columns == other.columns
-                || self.columns.iter().map(flipped).eq(other.columns.iter().cloned()))
+        if self.unique != other.unique || self.columns.len() != other.columns.len() {
+            return false;
+        }
+        let (prefix, keys) = self.columns.split_at(equal);
+        let (other_prefix, other_keys) = other.columns.split_at(equal);
+        let mut names: Vec<&str> = prefix.iter().map(|column| column.name.as_str()).collect();
+        let mut other_names: Vec<&str> = other_prefix.iter().map(|c| c.name.as_str()).collect();
+        names.sort_unstable();
+        other_names.sort_unstable();
+        names == other_names
+            && (keys == other_keys || keys.iter().map(flipped).eq(other_keys.iter().cloned()))
     }
 
     /// A deterministic, readable name within every engine's identifier limit:
@@ -262,6 +282,21 @@ impl Index {
     pub(crate) fn drop_sql(&self, backend: Backend, creation: Creation) -> String {
         drop_statement(backend, creation, &self.name(), &self.table)
     }
+}
+
+/// An index's columns for the order of `keys`: each key's column, direction and NULL placement.
+fn key_columns(keys: &[SortKey]) -> Vec<IndexColumn> {
+    let column = |key: &SortKey| IndexColumn {
+        name: column(&key.column),
+        direction: key.direction(),
+        nulls: key.nulls(),
+    };
+    keys.iter().map(column).collect()
+}
+
+/// A column's name in SQL: the identifier without a raw identifier's `r#`.
+fn column(ident: &syn::Ident) -> String {
+    ident.to_string().trim_start_matches("r#").to_owned()
 }
 
 /// `DROP INDEX name` (MySQL: `.. ON table`, which it requires).

@@ -9,6 +9,8 @@ use quote::ToTokens;
 use crate::ctxt::Ctxt;
 use crate::model::{Model, SortKey};
 
+mod prefix;
+
 pub fn check(cx: &mut Ctxt, model: &Model) {
     check_generics(cx, model);
     // A `#[tiebreaker]` without `#[sort]` is already an error that says to add the direction; the
@@ -35,6 +37,7 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
             check_joined_tiebreaker(cx, model, key);
         }
     }
+    prefix::check_prefixes(cx, model);
 }
 
 /// Where a list of sort keys was declared: by the fields' `#[sort(..)]`, or as a named order. The

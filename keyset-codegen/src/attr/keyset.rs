@@ -1,7 +1,7 @@
 //! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, the named sort
 //! orders, `order(new: created_at desc, id desc)`, the names of the generated types,
-//! `cursor = ..` and `order_enum = ..`, and `text_collation = ".."` for pages merged across
-//! shards.
+//! `cursor = ..` and `order_enum = ..`, `text_collation = ".."` for pages merged across
+//! shards, and the equality prefixes of filtered listings, `prefix(author_id)`.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -14,6 +14,7 @@ use syn::{Attribute, Ident, LitStr, Token};
 
 use super::kw;
 use super::order::{order, OrderAttr, ORDER_SYNTAX};
+use super::prefix::{prefix, PREFIX_SYNTAX};
 use crate::spelling::did_you_mean;
 
 /// The struct's `#[keyset(..)]` options.
@@ -37,6 +38,9 @@ pub struct KeysetStruct {
     /// `text_collation = "C"`: the text keys' columns sort in byte order on every shard, so a
     /// merge of shards' pages may compare them in Rust. Only byte-order collations are read.
     pub text_collation: Option<LitStr>,
+    /// `prefix(tenant_id, author_id)`, in declaration order: the columns a listing filters on
+    /// by equality, which lead an index of each order. Each a different list.
+    pub prefixes: Vec<Vec<Ident>>,
 }
 
 /// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
@@ -46,11 +50,12 @@ pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
 const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
      `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
-     `#[keyset(order_enum = PostSort)]` or `#[keyset(text_collation = \"C\")]`";
+     `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]` or \
+     `#[keyset(prefix(author_id))]`";
 
 /// The options, for "did you mean".
 const OPTIONS: &[&str] =
-    &["max_token_len", "listing", "order", "cursor", "order_enum", "text_collation"];
+    &["max_token_len", "listing", "order", "cursor", "order_enum", "text_collation", "prefix"];
 
 /// Reads one `#[keyset(..)]` attribute of the struct into `out`, recording each mistake in
 /// `errors` and reading on.
@@ -122,18 +127,24 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         name(input, key.span, "order_enum", "PostSort", &mut out.order_enum)
     } else if lookahead.peek(kw::text_collation) {
         text_collation(input, out)
+    } else if lookahead.peek(kw::prefix) {
+        prefix_option(input, out)
     } else {
-        // Only `order` takes parentheses: a misspelled one (`ordre(..)`) may declare an order,
-        // so the rules about a model without orders must not follow from it.
-        if input.peek2(syn::token::Paren) {
+        let word = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any);
+        // `order` and `prefix` take parentheses: a misspelled order (`ordre(..)`) may declare
+        // one, so the rules about a model without orders must not follow from it.
+        let prefix = word
+            .as_ref()
+            .is_ok_and(|word| !did_you_mean(&word.to_string(), &["prefix"]).is_empty());
+        if input.peek2(syn::token::Paren) && !prefix {
             out.declared_orders += 1;
         }
-        Err(match input.fork().call(<Ident as syn::ext::IdentExt>::parse_any) {
+        Err(match word {
             Ok(word) => syn::Error::new(
                 word.span(),
                 format!(
                     "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
-                     `listing`, `order`, `cursor`, `order_enum` or `text_collation`; \
+                     `listing`, `order`, `cursor`, `order_enum`, `text_collation` or `prefix`; \
                      {KEYSET_SYNTAX}",
                     hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),
@@ -141,6 +152,35 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
             Err(_) => lookahead.error(),
         })
     }
+}
+
+/// `prefix(tenant_id, author_id)`; repeatable, each prefix a different list of columns.
+fn prefix_option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
+    let key = input.parse::<kw::prefix>()?;
+    if !input.peek(syn::token::Paren) {
+        return Err(syn::Error::new(
+            key.span,
+            format!("`prefix` takes its columns in parentheses: {PREFIX_SYNTAX}"),
+        ));
+    }
+    // Parsed on its own, so that a mistake inside adds no "unexpected token" for the rest.
+    let group: proc_macro2::Group = input.parse()?;
+    let parens = group.span();
+    let columns =
+        syn::parse::Parser::parse2(|input: ParseStream| prefix(input, parens), group.stream())?;
+    if out.prefixes.contains(&columns) {
+        let words: Vec<String> = columns.iter().map(Ident::to_string).collect();
+        return Err(syn::Error::new(
+            key.span,
+            format!(
+                "`prefix({})` is declared twice: one declaration writes its indexes; remove this \
+                 one",
+                words.join(", ")
+            ),
+        ));
+    }
+    out.prefixes.push(columns);
+    Ok(())
 }
 
 /// `cursor = PostKey` or `order_enum = PostSort`, after the key: the name of a generated type.

@@ -13,6 +13,7 @@ use crate::spelling::did_you_mean;
 
 mod keyset;
 mod order;
+mod prefix;
 
 pub use keyset::{parse_keyset_struct, KeysetStruct};
 pub use order::OrderAttr;
@@ -30,6 +31,7 @@ pub(crate) mod kw {
     syn::custom_keyword!(cursor);
     syn::custom_keyword!(order_enum);
     syn::custom_keyword!(text_collation);
+    syn::custom_keyword!(prefix);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \

@@ -1,6 +1,7 @@
 //! The static checks of a model, generated as calls whose bounds hold only when the model is
-//! right about its table: the table exists, each sort key names one of its columns, with a field
-//! type Diesel compares with that column, and the tiebreaker is the primary key. They need the
+//! right about its table: the table exists, each sort key and each `prefix(..)` column names one
+//! of its columns, with a field type Diesel compares with that column, and the tiebreaker is the
+//! primary key. They need the
 //! types, which the derive cannot see, so rustc checks them, with the runtime's messages
 //! (`keyset_runtime::__private`). They share one closure: one body per model for rustc to check,
 //! not one per key.
@@ -93,45 +94,50 @@ fn key_type_assertion(model: &Model, key: &SortKey) -> TokenStream {
     }
 }
 
-/// Each key's column is a column of the table. A path to a missing column fails to resolve,
-/// with rustc's "cannot find type `x` in module `posts`"; this check adds what to write
-/// instead. It names the column in a scope where the table's columns (a glob import) shadow a
-/// stand-in of the same name declared in the scope around it: a missing column is then the
-/// stand-in, which is not a column of the table, and the runtime's message is reported at its
-/// name, the field's (or the `column_name` value). The table's module and name are named in
-/// the outermost scope, where no stand-in can shadow them.
+/// Each key's and each `prefix(..)` column is a column of the table. A path to a missing
+/// column fails to resolve, with rustc's "cannot find type `x` in module `posts`"; this check
+/// adds what to write instead. It names the column in a scope where the table's columns (a glob
+/// import) shadow a stand-in of the same name declared in the scope around it: a missing column
+/// is then the stand-in, which is not a column of the table, and the runtime's message is
+/// reported at its name, the field's (or the `column_name` value, or the identifier in
+/// `prefix(..)`). The table's module and name are named in the outermost scope, where no
+/// stand-in can shadow them.
 fn column_assertions(model: &Model, fields: &[&SortKey]) -> TokenStream {
     let rt = runtime();
     let table = &model.table;
     // A stand-in named as the table's module (or the first segment of its path) would hide
     // it; Diesel forbids a column named as its table, so that is a column of another name.
     let first = table.segments.first().map(|segment| segment.ident.to_string());
-    let mut columns: Vec<&SortKey> = Vec::new();
+    // Each column once, with the check that says who named it.
+    let mut columns: Vec<(&Ident, TokenStream)> = Vec::new();
     // A joined table's column (`select_expression = authors::name`) is named by its own path,
     // which rustc resolves (or reports) where the key list names it.
-    for key in fields.iter().filter(|key| key.joined.is_none()) {
-        let known = columns.iter().any(|known| known.column == key.column);
-        if !known && Some(key.column.to_string()) != first {
-            columns.push(key);
-        }
-    }
-    if columns.is_empty() {
-        return TokenStream::new();
-    }
-    let stand_ins = columns.iter().map(|key| {
-        let column = &key.column;
-        quote_spanned! {column.span()=>
-            #[allow(dead_code, non_camel_case_types)]
-            struct #column;
-        }
-    });
-    let asserts = columns.iter().map(|key| {
-        let column = &key.column;
+    let keys = fields.iter().filter(|key| key.joined.is_none()).map(|key| {
         let assert = if key.column == *key.ident {
             quote!(assert_field_is_column)
         } else {
             quote!(assert_column_name_is_column)
         };
+        (&key.column, assert)
+    });
+    // A prefix column that a key sorts by is checked as the key's.
+    let prefixes = model.prefixes.iter().flatten().map(|c| (c, quote!(assert_prefix_is_column)));
+    for (column, assert) in keys.chain(prefixes) {
+        let known = columns.iter().any(|(known, _)| *known == column);
+        if !known && Some(column.to_string()) != first {
+            columns.push((column, assert));
+        }
+    }
+    if columns.is_empty() {
+        return TokenStream::new();
+    }
+    let stand_ins = columns.iter().map(|(column, _)| {
+        quote_spanned! {column.span()=>
+            #[allow(dead_code, non_camel_case_types)]
+            struct #column;
+        }
+    });
+    let asserts = columns.iter().map(|(column, assert)| {
         quote_spanned! {column.span()=>
             #rt::#assert::<__KeysetTable, #column>();
         }

@@ -15,12 +15,15 @@ use crate::model::{Model, SortKey};
 
 mod checks;
 mod orders;
+mod prefix;
 
 pub use checks::checks;
 pub use orders::fallback as orders_fallback;
+pub use prefix::prefix_impls;
 
 /// The full expansion of a valid model: the cursor and the trait impl of its field order, the
-/// enum and the orders of its named ones, and the static checks (see `checks`).
+/// enum and the orders of its named ones, the static checks (see `checks`), and the marks of its
+/// equality prefixes (see `prefix`).
 pub fn expand(model: &Model) -> TokenStream {
     let mut out = TokenStream::new();
     if !model.keys.is_empty() {
@@ -31,6 +34,7 @@ pub fn expand(model: &Model) -> TokenStream {
     }
     out.extend(checks::checks(model));
     out.extend(text_collation(model));
+    out.extend(prefix::prefix_impls(model));
     out
 }
 

@@ -58,6 +58,10 @@ pub struct Model<'a> {
     /// `select_expression` other than one of those columns), each a different one: Diesel's
     /// `Selectable` then outputs each key under its column's name, and no name twice.
     pub own_columns: bool,
+    /// `#[keyset(prefix(..))]`, in declaration order: the columns of the model's table that a
+    /// listing filters on by equality, as written (their spans are where a missing column is
+    /// reported). Each leads an index of every order that does not sort by one of them.
+    pub prefixes: Vec<Vec<Ident>>,
 }
 
 /// A field with `#[sort(..)]`.
@@ -250,6 +254,7 @@ impl<'a> Model<'a> {
             unsorted_tiebreaker,
             tiebreakers,
             own_columns,
+            prefixes: options.prefixes,
         })
     }
 
@@ -257,6 +262,13 @@ impl<'a> Model<'a> {
     pub fn table_name(&self) -> String {
         let last = self.table.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
         last.trim_start_matches("r#").to_owned()
+    }
+
+    /// The orders whose indexes are written, field order first: not an empty field order, nor
+    /// one with a key of a joined table, which no index on the model's table holds.
+    pub fn indexed_orders(&self) -> impl Iterator<Item = &[SortKey<'a>]> {
+        let orders = std::iter::once(&self.keys[..]).chain(self.orders.iter().map(|o| &o.keys[..]));
+        orders.filter(|keys| !keys.is_empty() && keys.iter().all(|key| key.joined.is_none()))
     }
 
     /// The sort order `keys` in words, e.g. `posts: created_at DESC, id DESC`, or

@@ -14,12 +14,15 @@ macro_rules! assert_expansion {
     ($($input:tt)*) => {{
         let input: TokenStream = quote!($($input)*);
         let output = crate::derive_keyset(input.clone());
-        let snapshot = format!("{}\n// expands to:\n\n{}", format(input), format(output));
+        let (input, output) = ($crate::tests::format(input), $crate::tests::format(output));
+        let snapshot = format!("{input}\n// expands to:\n\n{output}");
         insta::with_settings!({ omit_expression => true }, {
             insta::assert_snapshot!(snapshot);
         });
     }};
 }
+
+mod prefix;
 
 /// Items formatted as rustfmt would; a panic (this is a test) when they are not valid Rust.
 fn format(tokens: TokenStream) -> String {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 
+mod prefix;
 mod refused;
 
 /// A fresh directory under the target dir, removed when dropped.
