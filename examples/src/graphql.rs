@@ -101,6 +101,8 @@ async fn limit_query(request: Request, next: Next) -> Response {
 pub struct PostNode {
     /// The post's id.
     pub id: i64,
+    /// Its author's id.
+    pub author_id: i64,
     /// Its title.
     pub title: String,
     /// Its score.
@@ -111,7 +113,13 @@ pub struct PostNode {
 
 impl From<Post> for PostNode {
     fn from(post: Post) -> Self {
-        PostNode { id: post.id, title: post.title, score: post.score, created_at: post.created_at }
+        PostNode {
+            id: post.id,
+            author_id: post.author_id,
+            title: post.title,
+            score: post.score,
+            created_at: post.created_at,
+        }
     }
 }
 

@@ -6,12 +6,20 @@
 //!   the default), `top` (`score DESC, created_at DESC, id DESC`) or `title`
 //!   (`title ASC, id ASC`); `dir` (`asc` or `desc`) is the direction of the order's first key,
 //!   the other direction reversing every key; without it, the order as declared. Each item is
-//!   `{"id", "created_at", "score", "title"}`;
-//! - `POST /posts` with `{"title": ".."}` (and an optional `"score"`, default 0): `201` with the
-//!   new post (it lists first in `new`);
+//!   `{"id", "author_id", "created_at", "score", "title"}`;
+//! - `GET /feed?authors=1,2,3&sort=&dir=&limit=&after=&before=`: the same pages of the posts of
+//!   those authors only (a feed); no authors, an empty page; at most
+//!   [`MAX_FEED_AUTHORS`](crate::db::feed::MAX_FEED_AUTHORS) of them;
+//! - `GET /users/{id}/feed?sort=&dir=&limit=&after=&before=`: the feed of the authors user `id`
+//!   follows; `PUT /users/{id}/follows/{author}`: `204`, user `id` follows `author` (again is
+//!   no change). A feed's token is a position in its order, not in its authors: it pages on
+//!   after a follow, and on `/posts`, and `/posts`' on a feed;
+//! - `POST /posts` with `{"title": ".."}` (and an optional `"score"`, default 0, and
+//!   `"author_id"`, default 1): `201` with the new post (it lists first in `new`);
 //! - any bad request (an unknown `sort` or `dir`, a malformed or foreign cursor, a cursor of
 //!   another sort or direction, a cursor sent the wrong way, `after` with `before`, a limit that
-//!   is `0`, negative or not a number): `400` with `{"error": ".."}`;
+//!   is `0`, negative or not a number, an author or user id that is not a number, more authors
+//!   than a feed takes): `400` with `{"error": ".."}`;
 //! - a post the database cannot store (a title over 255 characters, or holding a NUL, which
 //!   PostgreSQL's text refuses; any value the database refuses as invalid): `422`;
 //! - a query string over [`MAX_QUERY_LEN`] bytes: `414`;
@@ -22,13 +30,13 @@
 //!
 //! Each of these errors, 4xx or 5xx, is `{"error": ".."}`.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, put};
 use axum::{Json, Router};
 use keyset_runtime::{Page, PageRequest, SortDirection};
 use serde::Deserialize;
@@ -41,6 +49,9 @@ use crate::db::{self, Db, Fault, Post, PostOrder};
 pub fn router(db: Db) -> Router {
     Router::new()
         .route("/posts", get(list_posts).post(create_post))
+        .route("/feed", get(feed))
+        .route("/users/{id}/feed", get(user_feed))
+        .route("/users/{id}/follows/{author}", put(follow))
         .layer(middleware::from_fn(limit_query))
         .with_state(db)
 }
@@ -95,12 +106,81 @@ async fn list_posts(
     Ok(Json(db.page(params.sort, params.dir, &params.page).await?))
 }
 
+/// What `GET /feed` reads from its query string: the authors, beside what `GET /posts` reads
+/// (`?authors=1,2,3&sort=top&limit=..&after=..`).
+#[derive(Deserialize)]
+pub struct FeedParams {
+    /// Author ids separated by commas; none (absent or empty), an empty feed.
+    #[serde(default)]
+    pub authors: String,
+    /// The order, its direction and the page, as for `GET /posts`.
+    #[serde(flatten)]
+    pub list: ListParams,
+}
+
+/// `GET /feed?authors=1,2,3`: one page of those authors' posts, in the order the client chose.
+async fn feed(
+    State(db): State<Db>,
+    QueryParams(params): QueryParams<FeedParams>,
+) -> Result<Json<Page<Post>>, ApiError> {
+    let authors = parse_authors(&params.authors)?;
+    let ListParams { sort, dir, page } = params.list;
+    Ok(Json(db.feed(sort, dir, &authors, &page).await?))
+}
+
+/// `GET /users/{id}/feed`: one page of the posts of the authors user `id` follows.
+async fn user_feed(
+    State(db): State<Db>,
+    PathParams(user): PathParams<i64>,
+    QueryParams(params): QueryParams<ListParams>,
+) -> Result<Json<Page<Post>>, ApiError> {
+    Ok(Json(db.follows_feed(params.sort, params.dir, user, &params.page).await?))
+}
+
+/// `PUT /users/{id}/follows/{author}`: `204`, whether or not user `id` followed `author` before.
+async fn follow(
+    State(db): State<Db>,
+    PathParams((user, author)): PathParams<(i64, i64)>,
+) -> Result<StatusCode, ApiError> {
+    db.follow(user, author).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `1,2,3` as author ids (spaces around each allowed); `""`, none. Anything else is a `400` that
+/// names the first id that is not one. How many there may be is the feed's to say
+/// ([`MAX_FEED_AUTHORS`](crate::db::feed::MAX_FEED_AUTHORS)), once parsed.
+fn parse_authors(authors: &str) -> Result<Vec<i64>, ApiError> {
+    if authors.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    authors
+        .split(',')
+        .enumerate()
+        .map(|(index, id)| {
+            id.trim().parse::<i64>().map_err(|err| ApiError {
+                status: StatusCode::BAD_REQUEST,
+                message: format!(
+                    "`authors` takes author ids separated by commas, e.g. `authors=1,2,3`: \
+                     `{id}`, its value number {}, is not an id ({err})",
+                    index + 1
+                ),
+            })
+        })
+        .collect()
+}
+
 /// The body of `POST /posts`.
 #[derive(Deserialize)]
 struct NewPost {
     title: String,
     #[serde(default)]
     score: i32,
+    #[serde(default = "default_author")]
+    author_id: i64,
+}
+
+fn default_author() -> i64 {
+    Post::DEFAULT_AUTHOR
 }
 
 /// `POST /posts`: adds a post, created now. A title every backend cannot store is refused
@@ -122,7 +202,7 @@ async fn create_post(
              store one in a text, so no database here is given one; remove it"
         )));
     }
-    let post = db.insert_scored(db::now(), post.score, &post.title).await?;
+    let post = db.insert_by(post.author_id, db::now(), post.score, &post.title).await?;
     Ok((StatusCode::CREATED, Json(post)))
 }
 
@@ -137,6 +217,21 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Que
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(params)) => Ok(QueryParams(params)),
+            Err(rejection) => Err(ApiError::from(rejection)),
+        }
+    }
+}
+
+/// Parameters read from the path (`/users/{id}/feed`): a user or author id that is not a number
+/// is a JSON [`ApiError`], not axum's plain text.
+pub struct PathParams<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(params)) => Ok(PathParams(params)),
             Err(rejection) => Err(ApiError::from(rejection)),
         }
     }
@@ -210,6 +305,14 @@ impl From<db::Error> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         ApiError { status: StatusCode::BAD_REQUEST, message: rejection.body_text() }
+    }
+}
+
+/// `/users/ten/feed`: axum's message names the reason; a path that matched no route at all is
+/// axum's `404`.
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> Self {
+        ApiError { status: rejection.status(), message: rejection.body_text() }
     }
 }
 

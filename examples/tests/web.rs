@@ -19,6 +19,7 @@ use common::{encode, Server};
 #[serde(deny_unknown_fields)]
 struct Item {
     id: i64,
+    author_id: i64,
     created_at: NaiveDateTime,
     score: i32,
     title: String,
@@ -26,7 +27,13 @@ struct Item {
 
 impl From<Post> for Item {
     fn from(post: Post) -> Self {
-        Item { id: post.id, created_at: post.created_at, score: post.score, title: post.title }
+        Item {
+            id: post.id,
+            author_id: post.author_id,
+            created_at: post.created_at,
+            score: post.score,
+            title: post.title,
+        }
     }
 }
 
@@ -71,8 +78,9 @@ async fn page_in(server: &Server, url: &str) -> JsonPage {
         Value::String(token) if !token.is_empty() => Some(token.clone()),
         other => panic!("{key} must be a token or null, not {other}"),
     };
-    let items: Vec<Item> = serde_json::from_value(body["items"].clone())
-        .unwrap_or_else(|err| panic!("GET {url}: posts of id, created_at, score, title: {err}"));
+    let items: Vec<Item> = serde_json::from_value(body["items"].clone()).unwrap_or_else(|err| {
+        panic!("GET {url}: posts of id, author_id, created_at, score, title: {err}")
+    });
     JsonPage { next: token("next_cursor"), prev: token("prev_cursor"), items }
 }
 

@@ -25,6 +25,7 @@ fn seed(conn: &mut crate::Conn) {
                 posts::rank.eq((id % 10 != 3).then_some((id % 40) as i32)),
                 posts::slug.eq(format!("post-{id:06}")),
                 posts::title.eq(format!("Post {id}")),
+                posts::author_id.eq(1 + id % 50),
             )
         })
         .collect();
@@ -54,21 +55,27 @@ macro_rules! assert_deep_page_uses_its_index {
             order
         })
     };
-    ($conn:expr, $table:ident, $model:ty, $depth:expr, $region:expr, $order:expr) => {{
-        let rows: Vec<$model> = $table::table
+    ($conn:expr, $table:ident, $model:ty, $depth:expr, $region:expr, $order:expr) => {
+        assert_deep_page_uses_its_index!(
+            $conn, $table::table, $model, $depth, $region, $order, <$model as Keyset>::INDEXES[0]
+        )
+    };
+    // The page of the query `$rows` (a table, or a filtered one), on the index `$index`.
+    ($conn:expr, $rows:expr, $model:ty, $depth:expr, $region:expr, $order:expr, $index:expr) => {{
+        let rows: Vec<$model> = $rows
             .select(<$model>::as_select())
             .order(<$model>::order_by())
             .load($conn)
             .unwrap();
         let cursor = rows[(rows.len() as f64 * $depth) as usize].cursor();
-        let page = $table::table
+        let page = $rows
             .select(<$model>::as_select())
             .filter(<$model>::after(&cursor).region($region))
             .order($order(<$model>::order_by()))
             .limit(21);
         let plan =
             index_seek(&page, $conn).unwrap_or_else(|err| panic!("{}: {err}", stringify!($model)));
-        let index = <$model as Keyset>::INDEXES[0].name;
+        let index = $index.name;
         assert!(
             plan.iter().any(|line| line.contains(index)),
             "{} uses {index}: {plan:#?}",
@@ -86,7 +93,11 @@ fn models_on_one_table_share_no_index_names() {
         .collect();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "{names:?}");
-    assert_eq!(names.len(), 4, "one index each (BySlug's is its unique index): {names:?}");
+    assert_eq!(
+        names.len(),
+        5,
+        "one index each (BySlug's is its unique index), and Post's prefix index: {names:?}"
+    );
 }
 
 #[test]
@@ -101,6 +112,20 @@ fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
     assert_deep_page_uses_its_index!(&mut conn, posts, TopScore, 0.9);
     assert_deep_page_uses_its_index!(&mut conn, posts, BySlug, 0.9);
     assert_deep_page_uses_its_index!(&mut conn, memberships, Membership, 0.9);
+    // One author's posts (a feed's branch): a seek on the index its prefix declares.
+    let (whole, as_declared) = (Region::Whole, |order| order);
+    let one_author = || posts::table.filter(posts::author_id.eq(7));
+    let prefixed = Post::INDEXES[1];
+    assert!(prefixed.name.contains("author_id"), "{}", prefixed.name);
+    assert_deep_page_uses_its_index!(
+        &mut conn,
+        one_author(),
+        Post,
+        0.9,
+        whole,
+        as_declared,
+        prefixed
+    );
     // A nullable leading key: the page's first query, in the cursor's region, on either side of
     // the boundary (the last 10% of the order are the NULLs).
     const { assert!(<<crate::Conn as Connection>::Backend as SeekDialect>::SPLIT_NULL_REGIONS) };
@@ -117,6 +142,7 @@ fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
             posts::score.eq(1),
             posts::slug.eq("post-000001"),
             posts::title.eq("duplicate"),
+            posts::author_id.eq(1),
         ))
         .execute(&mut conn);
     assert!(duplicate.is_err(), "a second post-000001 is refused");

@@ -1,8 +1,9 @@
 //! A small blog whose models page with keyset, and whose index migrations are written by its
 //! build script (`build.rs`) from the models' sort orders: see `migrations/<backend>/`.
 //!
-//! The tables themselves come from the hand-written migration `2024-01-01-000000_create_tables`;
-//! every `*_keyset_indexes` migration after it is generated. Run them with diesel_migrations:
+//! The tables themselves come from the hand-written migrations: `2024-01-01-000000_create_tables`,
+//! and `2026-12-03-000000_authors_and_follows`, which gives every post an author and adds who
+//! follows whom (what a feed pages among). Every `*_keyset_indexes` migration is generated. Run them with diesel_migrations:
 //!
 //! ```
 //! use diesel::prelude::*;
@@ -38,6 +39,14 @@ pub mod schema {
             rank -> Nullable<Integer>,
             slug -> Text,
             title -> Text,
+            author_id -> BigInt,
+        }
+    }
+
+    diesel::table! {
+        follows (follower_id, author_id) {
+            follower_id -> BigInt,
+            author_id -> BigInt,
         }
     }
 
@@ -48,19 +57,26 @@ pub mod schema {
             joined_at -> Timestamp,
         }
     }
+
+    diesel::allow_tables_to_appear_in_same_query!(posts, follows);
 }
 
 use schema::{memberships, posts};
 
-/// The newest posts first.
+/// The newest posts first, and the newest posts of some authors first (a feed:
+/// [`Paginated::among`](keyset_runtime::Paginated::among)). `prefix(author_id)` declares the
+/// index such a page seeks, `(author_id, created_at DESC, id DESC)`, beside the order's own:
+/// the migration writer writes both.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
+#[keyset(prefix(author_id))]
 pub struct Post {
     #[sort(desc)]
     pub created_at: NaiveDateTime,
     #[sort(desc)]
     #[tiebreaker]
     pub id: i64,
+    pub author_id: i64,
     pub title: String,
 }
 

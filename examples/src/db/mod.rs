@@ -1,6 +1,7 @@
-//! The database of the web and GraphQL examples: one table of posts, listed newest first, by
-//! score or by title (the client chooses), served from a pool of diesel-async connections: SQLite
-//! by default, PostgreSQL (feature `postgres`) or MariaDB/MySQL (feature `mysql`) by URL.
+//! The database of the web and GraphQL examples: posts, listed newest first, by score or by
+//! title (the client chooses), alone or as a feed among some authors' posts ([`feed`]: who follows
+//! whom is the `follows` table), served from a pool of diesel-async connections: SQLite by
+//! default, PostgreSQL (feature `postgres`) or MariaDB/MySQL (feature `mysql`) by URL.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -8,24 +9,36 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use chrono::{DateTime, NaiveDateTime};
 // diesel-async's `RunQueryDsl`, not diesel's prelude: both at once are ambiguous (E0034).
 use diesel::{ExpressionMethods, QueryDsl, Queryable, Selectable, SelectableHelper};
-use diesel_async::{AsyncConnectionCore, RunQueryDsl, SimpleAsyncConnection};
-use keyset_runtime::migration::Backend as Dialect;
+use diesel_async::{AsyncConnectionCore, RunQueryDsl};
 use keyset_runtime::{AsyncPageQuery, Keyset, Page, PageRequest, Paginate, SortDirection};
 use serde::Serialize;
 
 use crate::pool::{sqlite_setup, Pool, PoolOptions, SqliteConn, TempFile};
 
 mod error;
+pub mod feed;
+mod setup;
 pub use error::{Error, Fault};
 
 diesel::table! {
     posts (id) {
         id -> BigInt,
+        author_id -> BigInt,
         created_at -> Timestamp,
         score -> Integer,
         title -> Text,
     }
 }
+
+diesel::table! {
+    /// Who follows whom: the authors a user's feed pages among.
+    follows (follower_id, author_id) {
+        follower_id -> BigInt,
+        author_id -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(posts, follows);
 
 /// A post, listed in the sort order a client names (`?sort=new|top|title`, [`PostOrder`]), in
 /// either direction (`?dir=asc|desc`, that of the order's first key). The primary key ends
@@ -34,10 +47,15 @@ diesel::table! {
 /// `paginate` (the GraphQL example) pages in the first order, `new`. A token holds the title
 /// in the `title` order: up to [`Post::MAX_TITLE_LEN`] characters of up to 4 bytes each, more
 /// than the default 1024-character token takes.
+///
+/// `prefix(author_id)`: a feed pages among some authors' posts in each of these orders, and
+/// seeks, once per author, the index led by the author, `(author_id, created_at DESC, id DESC)`
+/// and so on, one per order, beside the order's own ([`Post::INDEXES`] has both).
 #[derive(Queryable, Selectable, Keyset, Serialize, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
 #[keyset(
     max_token_len = 2048,
+    prefix(author_id),
     order(new: created_at desc, id desc),
     order(top: score desc, created_at desc, id desc),
     order(title: title asc, id asc)
@@ -45,6 +63,7 @@ diesel::table! {
 pub struct Post {
     #[tiebreaker]
     pub id: i64,
+    pub author_id: i64,
     pub created_at: NaiveDateTime,
     pub score: i32,
     pub title: String,
@@ -54,40 +73,13 @@ impl Post {
     /// The longest title, in characters: what MySQL's `VARCHAR(255)` holds (an index cannot
     /// hold a whole `TEXT` there). Checked on every backend, so that they accept the same posts.
     pub const MAX_TITLE_LEN: usize = 255;
+
+    /// The author of a post whose writer names none (the example has no accounts).
+    pub const DEFAULT_AUTHOR: i64 = 1;
+
+    /// How many authors the seeded posts have, `1` to `AUTHORS`, each as many posts.
+    pub const AUTHORS: i64 = 10;
 }
-
-/// The table; its indexes are the model's, [`Post::INDEXES`] (one per order, each served
-/// backwards for the other direction), so that every page is one index seek. `AUTOINCREMENT`: a
-/// deleted post's id is never given to a new one (a plain `INTEGER PRIMARY KEY` reuses the
-/// highest id after it is deleted), as on the servers.
-const SQLITE_DDL: &str = "
-    CREATE TABLE IF NOT EXISTS posts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
-        created_at TIMESTAMP NOT NULL,
-        score INTEGER NOT NULL DEFAULT 0,
-        title TEXT NOT NULL
-    )";
-
-#[cfg(feature = "postgres")]
-const POSTGRES_DDL: &str = "
-    CREATE TABLE IF NOT EXISTS posts (
-        id BIGSERIAL PRIMARY KEY,
-        created_at TIMESTAMP NOT NULL,
-        score INTEGER NOT NULL DEFAULT 0,
-        title TEXT NOT NULL
-    )";
-
-/// `DATETIME(6)` keeps microseconds (plain `DATETIME` rounds them away, and ties would change);
-/// the title is a `VARCHAR`, since a MySQL index holds a `TEXT` column only by a prefix, and
-/// `utf8mb4`, so that it holds any title.
-#[cfg(feature = "mysql")]
-const MYSQL_DDL: &str = "
-    CREATE TABLE IF NOT EXISTS posts (
-        id BIGINT AUTO_INCREMENT PRIMARY KEY,
-        created_at DATETIME(6) NOT NULL,
-        score INT NOT NULL DEFAULT 0,
-        title VARCHAR(255) NOT NULL
-    ) DEFAULT CHARSET = utf8mb4";
 
 /// A pool of connections to the posts database, one arm per backend.
 ///
@@ -117,8 +109,8 @@ struct Shared {
 }
 
 impl Db {
-    /// Opens a pool on `url` and seeds the table with `rows` posts when it is empty (the table
-    /// and its indexes are created when missing).
+    /// Opens a pool on `url` and seeds the table with `rows` posts when it is empty, and the
+    /// follows when there are none (the tables and their indexes are created when missing).
     ///
     /// `url` is `postgres://..` (feature `postgres`), `mysql://..` (feature `mysql`), or a SQLite
     /// file path (`sqlite://` prefix optional); `None` is a new SQLite file in the temporary
@@ -150,24 +142,7 @@ impl Db {
                 (Backend::Sqlite(pool), format!("SQLite, {path}"), None)
             }
         };
-        match &backend {
-            Backend::Sqlite(pool) => {
-                let indexes = index_ddl(Dialect::Sqlite, &[]);
-                prepare(&mut *pool.get().await?, SQLITE_DDL, &indexes, rows).await?
-            }
-            #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => {
-                let indexes = index_ddl(Dialect::Postgres, &[]);
-                prepare(&mut *pool.get().await?, POSTGRES_DDL, &indexes, rows).await?
-            }
-            #[cfg(feature = "mysql")]
-            Backend::Mysql(pool) => {
-                let conn = &mut *pool.get().await?;
-                let existing = mysql_indexes(conn).await?;
-                let indexes = index_ddl(Dialect::Mysql, &existing);
-                prepare(conn, MYSQL_DDL, &indexes, rows).await?
-            }
-        }
+        setup::prepare(&backend, rows).await?;
         Ok(Db(Arc::new(Shared { backend, description, _file: file })))
     }
 
@@ -200,21 +175,36 @@ impl Db {
         })
     }
 
-    /// Adds a post with score 0 and returns it as stored: see [`insert_scored`](Self::insert_scored).
+    /// Adds a post with score 0 and returns it as stored: see [`insert_by`](Self::insert_by).
     pub async fn insert(&self, created_at: NaiveDateTime, title: &str) -> Result<Post, Error> {
         self.insert_scored(created_at, 0, title).await
     }
 
-    /// Adds a post and returns it as stored. The title is at most [`Post::MAX_TITLE_LEN`]
-    /// characters (the caller checks: a longer one fails on MySQL only).
+    /// Adds a post of [`Post::DEFAULT_AUTHOR`]'s: see [`insert_by`](Self::insert_by).
     pub async fn insert_scored(
         &self,
         created_at: NaiveDateTime,
         score: i32,
         title: &str,
     ) -> Result<Post, Error> {
-        let row =
-            (posts::created_at.eq(created_at), posts::score.eq(score), posts::title.eq(title));
+        self.insert_by(Post::DEFAULT_AUTHOR, created_at, score, title).await
+    }
+
+    /// Adds a post by `author_id` and returns it as stored. The title is at most
+    /// [`Post::MAX_TITLE_LEN`] characters (the caller checks: a longer one fails on MySQL only).
+    pub async fn insert_by(
+        &self,
+        author_id: i64,
+        created_at: NaiveDateTime,
+        score: i32,
+        title: &str,
+    ) -> Result<Post, Error> {
+        let row = (
+            posts::author_id.eq(author_id),
+            posts::created_at.eq(created_at),
+            posts::score.eq(score),
+            posts::title.eq(title),
+        );
         let insert = diesel::insert_into(posts::table).values(row);
         // The new id: SQLite and MySQL report it on the connection that inserted, which this
         // one keeps until both statements ran; PostgreSQL returns it.
@@ -236,7 +226,7 @@ impl Db {
                 diesel::select(id).get_result(conn).await?
             }
         };
-        Ok(Post { id, created_at, score, title: title.to_owned() })
+        Ok(Post { id, author_id, created_at, score, title: title.to_owned() })
     }
 
     /// Deletes a post; returns whether it existed.
@@ -258,6 +248,7 @@ impl Db {
         // query is built once; the tuple is in `Post`'s field order.
         let all = posts::table.order(Post::order_by()).select((
             posts::id,
+            posts::author_id,
             posts::created_at,
             posts::score,
             posts::title,
@@ -295,77 +286,8 @@ where
     query.paginate_by(order, dir, request)?.load_page_async(conn).await
 }
 
-/// The `CREATE INDEX` statements of the indexes the orders need ([`Post::INDEXES`], the
-/// derive's DDL, so that they always match the orders), but those named in `existing`.
-fn index_ddl(dialect: Dialect, existing: &[String]) -> Vec<&'static str> {
-    Post::INDEXES
-        .iter()
-        .filter(|index| !existing.iter().any(|name| name == index.name))
-        .map(|index| index.create(dialect))
-        .collect()
-}
-
-/// The names of the indexes on `posts`: MySQL has no `CREATE INDEX IF NOT EXISTS` (MariaDB has),
-/// so the missing ones are created by name.
-#[cfg(feature = "mysql")]
-async fn mysql_indexes(
-    conn: &mut diesel_async::AsyncMysqlConnection,
-) -> Result<Vec<String>, Error> {
-    #[derive(diesel::QueryableByName)]
-    struct Index {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        name: String,
-    }
-    let indexes: Vec<Index> = diesel::sql_query(
-        "SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS \
-         WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'posts'",
-    )
-    .load(conn)
-    .await?;
-    Ok(indexes.into_iter().map(|index| index.name).collect())
-}
-
 fn last_id(sql: &str) -> diesel::expression::SqlLiteral<diesel::sql_types::BigInt> {
     diesel::dsl::sql::<diesel::sql_types::BigInt>(sql)
-}
-
-/// Creates the table (`ddl`) and its `indexes` and, when it is empty, fills it with `rows` posts
-/// whose timestamps tie in groups of ten, ids shuffled against time; scores (0 to 6) tie too,
-/// and titles in pairs (`post 0` twice, ..), so that every order's later keys decide.
-async fn prepare<C>(conn: &mut C, ddl: &str, indexes: &[&str], rows: i64) -> Result<(), Error>
-where
-    C: AsyncConnectionCore + SimpleAsyncConnection,
-    diesel::dsl::Select<posts::table, diesel::dsl::CountStar>:
-        diesel_async::methods::LoadQuery<'static, C, i64>,
-{
-    conn.batch_execute(ddl).await?;
-    for index in indexes {
-        conn.batch_execute(index).await?;
-    }
-    let existing: i64 = posts::table.count().get_result(conn).await?;
-    if existing > 0 {
-        return Ok(());
-    }
-    let groups = (rows / 10).max(1);
-    let values: Vec<String> = (0..rows)
-        .map(|i| {
-            // 7919 is prime, so consecutive ids land in scattered time slots.
-            let slot = (i * 7919) % groups;
-            let at = DateTime::from_timestamp(1_700_000_000 + slot * 3_600, 123_456_000)
-                .expect("in range")
-                .naive_utc();
-            // Literals of our own making (no user input): one multi-row INSERT per 500 rows,
-            // which diesel-async's SQLite wrapper has no batch insert for.
-            let (score, title) = ((i * 3) % 7, i / 2);
-            format!("('{}', {score}, 'post {title}')", at.format("%Y-%m-%d %H:%M:%S%.6f"))
-        })
-        .collect();
-    for chunk in values.chunks(500) {
-        let sql =
-            format!("INSERT INTO posts (created_at, score, title) VALUES {}", chunk.join(", "));
-        conn.batch_execute(&sql).await?;
-    }
-    Ok(())
 }
 
 #[cfg(feature = "postgres")]

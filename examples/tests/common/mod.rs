@@ -65,6 +65,14 @@ impl Server {
         self.send(request).await
     }
 
+    /// `PUT path`, with no body.
+    pub async fn put(&self, path: &str) -> Reply {
+        let request = axum::http::Request::put(format!("{}{path}", self.base))
+            .body(Full::default())
+            .expect("request");
+        self.send(request).await
+    }
+
     /// `POST path` with a JSON body.
     pub async fn post_json(&self, path: &str, body: &Value) -> Reply {
         let request = axum::http::Request::post(format!("{}{path}", self.base))

@@ -191,7 +191,7 @@ where
     /// # use diesel::prelude::*;
     /// # use keyset_runtime::{Keyset, PageRequest, Paginate, RequestError, Error};
     /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
-    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
     /// # #[keyset(prefix(author_id))]
     /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64, author_id: i64 }
     /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();

@@ -1,0 +1,2 @@
+DROP TABLE follows;
+ALTER TABLE posts DROP COLUMN author_id;
