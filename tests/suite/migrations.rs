@@ -57,16 +57,19 @@ macro_rules! assert_deep_page_uses_its_index {
     };
     ($conn:expr, $table:ident, $model:ty, $depth:expr, $region:expr, $order:expr) => {
         assert_deep_page_uses_its_index!(
-            $conn, $table::table, $model, $depth, $region, $order, <$model as Keyset>::INDEXES[0]
+            $conn,
+            $table::table,
+            $model,
+            $depth,
+            $region,
+            $order,
+            <$model as Keyset>::INDEXES[0]
         )
     };
     // The page of the query `$rows` (a table, or a filtered one), on the index `$index`.
     ($conn:expr, $rows:expr, $model:ty, $depth:expr, $region:expr, $order:expr, $index:expr) => {{
-        let rows: Vec<$model> = $rows
-            .select(<$model>::as_select())
-            .order(<$model>::order_by())
-            .load($conn)
-            .unwrap();
+        let rows: Vec<$model> =
+            $rows.select(<$model>::as_select()).order(<$model>::order_by()).load($conn).unwrap();
         let cursor = rows[(rows.len() as f64 * $depth) as usize].cursor();
         let page = $rows
             .select(<$model>::as_select())

@@ -13,7 +13,9 @@ use diesel::{Column, QueryResult};
 #[cfg(feature = "diesel-async")]
 use super::awaited::{AsyncConnection, Awaited};
 use super::blocking::{complete, Blocking, BlockingConnection};
-use super::exec::{Connects, Exec, Load};
+#[cfg(feature = "diesel-async")]
+use super::exec::Exec;
+use super::exec::{Connects, Load};
 use super::statement::{past, unplanned, Limit, Past, Statements};
 use super::{fetch, Drive, Walks};
 use crate::among::{Among, AmongQuery, SetType, ValueOf};
