@@ -41,6 +41,7 @@ use super::walk::Walk;
 use crate::orders::SortOrder;
 
 /// The most branches of one compound SELECT on SQLite (`SQLITE_MAX_COMPOUND_SELECT` is 500).
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 pub(crate) const SQLITE_TERMS: usize = 500;
 
 /// One page among a set of values of column `C`: the `branches` (one per value, or one to be
@@ -50,6 +51,7 @@ pub(crate) const SQLITE_TERMS: usize = 500;
 pub struct Members<S, M: SortOrder, W, C, V, R> {
     branches: Vec<S>,
     /// The query itself, whose rows a `LATERAL` page fetches by the keys the seeks found.
+    #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
     outer: Option<R>,
     #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
     values: Vec<V>,
