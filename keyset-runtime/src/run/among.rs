@@ -71,7 +71,7 @@ where
     where
         'q: 'a,
     {
-        self.check(<X::Backend as SeekDialect>::ENGINE)?;
+        // The set was checked once, before the page's first statement (`walk`).
         match statement {
             // OFFSET reads every row before the page whatever the form: the plain filter.
             Statement::Number { order, limit, offset } => {

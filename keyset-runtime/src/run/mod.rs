@@ -77,6 +77,8 @@ where
         unite: Q::REPEATS && Q::MODEL_ALONE && Q::unites(),
         probe: Q::REPEATS && Q::MODEL_ALONE && Q::probes() && O::SELECTED_NAMES.is_some(),
     };
+    // A page among a set refuses the set before any statement, as its count does.
+    query.check_set(<X::Backend as SeekDialect>::ENGINE)?;
     let mut machine =
         PageMachine::<O, W, Q::Item>::new::<X::Backend>(position, (limit, copies), Q::model)?;
     let mut query = Some(query);
