@@ -44,9 +44,13 @@ fn walk(node: &Value, sorting: bool, plan: &mut FeedPlan) {
                         let first = value.get("used_key_parts").and_then(|parts| parts.get(0));
                         let prefix = ["ref", "range", "eq_ref"].contains(&access)
                             && first.and_then(Value::as_str) == Some("author_id");
+                        // The fetch of the page's rows by their tiebreaker: the primary key.
+                        let by_key =
+                            ["eq_ref", "ref", "const"].contains(&access) && index == "PRIMARY";
                         plan.reads.push(Read {
                             index: index.to_owned(),
                             prefix,
+                            by_key,
                             rows: number(value, "r_rows"),
                             loops: number(value, "r_loops"),
                             sorted: sorting,

@@ -63,7 +63,9 @@ fn walk(node: &Value, sorting: bool, depth: usize, plan: &mut FeedPlan) {
             + number(node, "Rows Removed by Filter")
             + number(node, "Rows Removed by Index Recheck");
         let loops = Some(number(node, "Actual Loops"));
-        plan.reads.push(Read { index, prefix, rows: Some(rows), loops, sorted: sorting });
+        let by_key = cond.contains("id = ") && !cond.contains("author_id");
+        let read = Read { index, prefix, by_key, rows: Some(rows), loops, sorted: sorting };
+        plan.reads.push(read);
     }
     let is_sort = kind == "Sort" || kind == "Incremental Sort";
     if is_sort {

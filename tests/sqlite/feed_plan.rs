@@ -1,5 +1,6 @@
 //! A feed's statement as SQLite plans it (`EXPLAIN QUERY PLAN`), for `suite/feeds/plan.rs`:
-//! each read of `posts` (`SEARCH posts USING COVERING INDEX i (author_id=? AND created_at<?)`),
+//! each read of `posts` (`SEARCH posts USING COVERING INDEX i (author_id=? AND created_at<?)`;
+//! the fetch of the page's rows by their tiebreaker, `SEARCH posts USING INDEX pk (id=?)`),
 //! whether its select sorts (`USE TEMP B-TREE FOR ORDER BY` beside it, under the same parent
 //! step), and the other sorts (the merge's). SQLite counts no rows: `rows` and `loops` are `None`.
 
@@ -49,7 +50,9 @@ pub fn plan(conn: &mut Conn, recorded: &Recorded) -> FeedPlan {
             None => String::new(),
         };
         let prefix = how.contains("(author_id=?");
-        reads.push(Read { index, prefix, rows: None, loops: None, sorted: sorts_beside(*parent) });
+        let by_key = how.ends_with("(id=?)") || how.ends_with("(rowid=?)");
+        let sorted = sorts_beside(*parent);
+        reads.push(Read { index, prefix, by_key, rows: None, loops: None, sorted });
     }
     let read_parents: Vec<i32> = steps
         .iter()

@@ -7,7 +7,7 @@ use std::future::{ready, Ready};
 
 use diesel::dsl::{self, Filter, Order};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl};
+use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl, SelectDsl};
 use diesel::{Column, QueryResult};
 
 #[cfg(feature = "diesel-async")]
@@ -27,7 +27,8 @@ use crate::paginate::Paginate;
 use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
-    padded, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Walk, Window,
+    padded, KeyColumns, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel,
+    Walk, Window,
 };
 use crate::token::CursorValue;
 
@@ -36,6 +37,14 @@ type Of<Q, C, V> = Filter<Q, Member<C, V>>;
 
 /// `query` with the first rows' ORDER BY and LIMIT.
 type First<Q, M, W, X, Conn> = Limit<Order<Q, OrderBy<M, W>>, X, Conn>;
+
+/// `query.filter(predicate)` with the page's ORDER BY (a seek's branch, before its LIMIT).
+type Ordered<Q, P, M, W> = Order<Filter<Q, P>, OrderBy<M, W>>;
+
+/// The union of the branches `T` (with their LIMIT), selecting the keys alone, for the rows of
+/// the query `Q` they find (`sql/key_columns.rs`).
+type Keyed<T, M, W, C, V, Q, X, Conn> =
+    Members<Limit<dsl::Select<T, KeyColumns<M>>, X, Conn>, M, W, C, V, Q>;
 
 impl<'q, Q, C, V, M, W, Conn, X> Statements<'q, M, W, Conn, X> for Among<Q, C, V>
 where
@@ -62,6 +71,14 @@ where
         Load<'q, Conn, Q::Item, X>,
     Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
         Load<'q, Conn, Q::Item, X>,
+    Order<Of<Q, C, V>, OrderBy<M, W>>: SelectDsl<KeyColumns<M>>,
+    Ordered<Of<Q, C, V>, Seek<M, W>, M, W>: SelectDsl<KeyColumns<M>>,
+    Ordered<Of<Q, C, V>, SeekLevel<M, W>, M, W>: SelectDsl<KeyColumns<M>>,
+    Keyed<Order<Of<Q, C, V>, OrderBy<M, W>>, M, W, C, V, Q, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Keyed<Ordered<Of<Q, C, V>, Seek<M, W>, M, W>, M, W, C, V, Q, X, Conn>:
+        Load<'q, Conn, Q::Item, X>,
+    Keyed<Ordered<Of<Q, C, V>, SeekLevel<M, W>, M, W>, M, W, C, V, Q, X, Conn>:
+        Load<'q, Conn, Q::Item, X>,
 {
     fn load<'a>(
         self,
@@ -81,20 +98,18 @@ where
                 Ok(Limit::<_, X, Conn, Offset>::with_offset(query, limit, offset).load_rows(conn))
             }
             Statement::Edge { order, limit } => {
-                let first = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
-                    Limit::<_, X, Conn>::new(OrderDsl::order(query, order), limit)
-                };
+                let first = |query: Of<Q, C, V>, order| OrderDsl::order(query, order);
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, first, conn)
             }
             Statement::Seek { seek, order, limit } => {
-                let past = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
-                    past::<_, _, _, _, X, Conn>(query, seek.clone(), order, limit)
+                let past = move |query: Of<Q, C, V>, order| {
+                    OrderDsl::order(FilterDsl::filter(query, seek.clone()), order)
                 };
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
             }
             Statement::Level { level, order, limit } => {
-                let past = move |query: Of<Q, C, V>, order: OrderBy<M, W>| {
-                    past::<_, _, _, _, X, Conn>(query, level.clone(), order, limit)
+                let past = move |query: Of<Q, C, V>, order| {
+                    OrderDsl::order(FilterDsl::filter(query, level.clone()), order)
                 };
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
             }
@@ -111,15 +126,16 @@ where
     }
 }
 
-/// The statement `build` makes of the query (filtered to the set) and an ORDER BY, among the
-/// set's values: one branch per value in a `UNION`, or one `LATERAL` over them, merged under
-/// `order` and `limit` (`sql/members.rs`); the plain `IN (..)` filter for a query that cannot
-/// run either (boxed, or selecting more than the model), and for an empty set.
-fn merged<'q, 'a, Q, C, V, M, S, W, X, Conn>(
+/// The statement `build` makes of the query (filtered to the set) and an ORDER BY, with the
+/// page's LIMIT, among the set's values: one branch per value in a `UNION`, or one `LATERAL`
+/// over them, merged under `order` and `limit` (`sql/members.rs`); the plain `IN (..)` filter
+/// for a query that cannot run either (boxed, or selecting more than the model), and for an
+/// empty set.
+fn merged<'q, 'a, Q, C, V, M, T, W, X, Conn>(
     among: Among<Q, C, V>,
     order: OrderBy<M, W>,
     limit: i64,
-    build: impl Fn(Of<Q, C, V>, OrderBy<M, W>) -> S,
+    build: impl Fn(Of<Q, C, V>, OrderBy<M, W>) -> T,
     conn: &'a mut Conn,
 ) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
 where
@@ -130,8 +146,10 @@ where
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
     C: Clone,
     V: Clone,
-    S: Load<'q, Conn, Q::Item, X>,
-    Members<S, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
+    T: SelectDsl<KeyColumns<M>>,
+    Limit<T, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Members<Limit<T, X, Conn>, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
+    Keyed<T, M, W, C, V, Q, X, Conn>: Load<'q, Conn, Q::Item, X>,
 {
     let Among { query, column, values, .. } = among;
     let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
@@ -139,14 +157,15 @@ where
         Some(names) if Q::REPEATS && Q::MODEL_ALONE && !values.is_empty() => names,
         _ => {
             let query = FilterDsl::filter(query, Member::any(column, values));
-            return Ok(build(query, order).load_rows(conn));
+            return Ok(Limit::<_, X, Conn>::new(build(query, order), limit).load_rows(conn));
         }
     };
+    // A copy of the query loads the rows whose keys the seeks found; `IN` matches no NULL, so
+    // with a nullable key the seeks return the rows themselves.
+    let outer = if <M::Keys as KeyShape>::NULLABLE { None } else { query.again() };
     if <X::Backend as SeekDialect>::LATERAL {
-        // A copy of the query loads the rows whose keys the seeks found; `IN` matches no NULL,
-        // so with a nullable key the seeks return the rows themselves.
-        let outer = if <M::Keys as KeyShape>::NULLABLE { None } else { query.again() };
         let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
+        let branch = Limit::<_, X, Conn>::new(branch, limit);
         let members = Members::lateral(outer, branch, values, order, names, limit);
         return Ok(members.load_rows(conn));
     }
@@ -156,7 +175,15 @@ where
     let branches = branches(query, picks)?.into_iter().map(|(query, value)| {
         build(FilterDsl::filter(query, Member::value(column.clone(), value)), order.again())
     });
-    Ok(Members::union(branches.collect(), order, names, limit).load_rows(conn))
+    if outer.is_some() {
+        let keys = branches.map(|branch| {
+            Limit::<_, X, Conn>::new(SelectDsl::select(branch, KeyColumns::new()), limit)
+        });
+        let members = Members::union(outer, keys.collect(), order, names, limit);
+        return Ok(members.load_rows(conn));
+    }
+    let rows = branches.map(|branch| Limit::<_, X, Conn>::new(branch, limit));
+    Ok(Members::union(None, rows.collect(), order, names, limit).load_rows(conn))
 }
 
 /// A page among a subquery's values: the values first (`AmongQuery::bounded_rows`), then the page

@@ -49,6 +49,7 @@
 
 mod compare;
 mod dialect;
+mod key_columns;
 pub(crate) mod keys;
 mod level;
 mod limit;
@@ -63,6 +64,7 @@ mod walk;
 mod window;
 
 pub use dialect::SeekDialect;
+pub use key_columns::KeyColumns;
 pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region};
 pub use level::SeekLevel;
 pub use limit::{Limited, NoOffset, Offset};

@@ -45,6 +45,9 @@ pub(crate) struct Read {
     pub(crate) index: String,
     /// Whether the read seeks an equality on `author_id`, one parent's rows.
     pub(crate) prefix: bool,
+    /// Whether the read looks rows up by the tiebreaker alone (`id = ?`): the fetch of the
+    /// page's rows by the keys the seeks found.
+    pub(crate) by_key: bool,
     /// Index entries (or rows) read per loop, those the filters then dropped included, where the
     /// engine counts them.
     pub(crate) rows: Option<f64>,
@@ -74,13 +77,19 @@ pub(crate) fn bounded(plan: &FeedPlan, values: usize, limit: u32) -> Result<(), 
     if plan.reads.is_empty() {
         reasons.push("no read of posts".to_owned());
     }
-    // PostgreSQL fetches the page's rows by the keys its seeks found: at most a page of
-    // lookups, outside the feed's index.
+    // The page's rows, fetched by the keys the seeks found: at most a page of lookups, outside
+    // the feed's index. PostgreSQL and MariaDB count them; SQLite counts nothing, and its fetch
+    // is a lookup by the tiebreaker for each value of an `IN` list that the subquery's LIMIT
+    // holds to a page, sorted by the statement's own ORDER BY (those rows alone).
     let fetched = |read: &Read| {
+        let lookups = match read.rows {
+            Some(rows) => read.loops.unwrap_or(1.0) * rows <= per_seek,
+            None => read.by_key,
+        };
         read.index != FEED_INDEX
-            && read.loops.unwrap_or(1.0) * read.rows.unwrap_or(f64::INFINITY) <= per_seek
-            && !read.sorted
-            && backend() == Backend::Postgres
+            && lookups
+            && (!read.sorted || backend() != Backend::Postgres)
+            && (read.by_key || backend() == Backend::Postgres)
     };
     for read in plan.reads.iter().filter(|read| !fetched(read)) {
         if let Some(rows) = read.rows.filter(|rows| *rows > per_seek) {
