@@ -25,11 +25,13 @@ pub trait Repeat: Sized {
     fn unites() -> bool {
         false
     }
-    /// Whether the query pages among a set of values ([`Paginated::among`](crate::Paginated::among)),
-    /// whose page may first walk a window of the order's index (see `sql/window.rs`).
+    /// The size of the set of values the query pages among
+    /// ([`Paginated::among`](crate::Paginated::among)), whose page may first walk a window of the
+    /// order's index as long as the set and the page (see `sql/window.rs`); `None` for any
+    /// other query.
     #[doc(hidden)]
-    fn probes() -> bool {
-        false
+    fn probes(&self) -> Option<usize> {
+        None
     }
     /// Whether the query's set of values (a page among them) may be paged or counted on
     /// `engine`: checked before any statement.

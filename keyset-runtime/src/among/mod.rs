@@ -80,8 +80,8 @@ impl<Q: Repeat, C: Clone, V: Clone + CursorValue> Repeat for Among<Q, C, V> {
         let query = self.query.again()?;
         Some(Among { query, column: self.column.clone(), values: self.values.clone(), ..*self })
     }
-    fn probes() -> bool {
-        true
+    fn probes(&self) -> Option<usize> {
+        Some(self.values.len())
     }
     fn check_set(&self, engine: Engine) -> Result<(), Error> {
         self.check(engine)

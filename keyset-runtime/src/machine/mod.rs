@@ -110,7 +110,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         };
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
-        let probe = copies.probe
+        let probe = copies.probe.is_some()
             && DB::WINDOW
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             && !matches!(position, Position::Number(_));
@@ -160,7 +160,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             (Plan::Done | Plan::Probed, _) => return None,
             (Plan::Probe, cursor) => {
                 let seek = cursor.map(|cursor| Seek::new(cursor.clone()));
-                let rows = limit.saturating_mul(PROBE_WINDOW);
+                let set = self.copies.probe.map_or(0, |set| set as i64);
+                let rows = limit.saturating_add(set).saturating_mul(PROBE_WINDOW);
                 (Plan::Probed, Statement::Probe { seek, rows, order: OrderBy::new(), limit })
             }
             (_, None) => {
@@ -236,8 +237,16 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     }
 }
 
-/// How many rows of the order's index a feed's window spans, per row of the page: where at least
-/// one in this many of the rows past the cursor is the set's, the window fills the page.
+/// How many rows of the order's index a feed's window spans, per row of the page and per value of
+/// the set: `4 × (limit + 1 + |set|)`. Where at least one in `4 × (1 + |set| / (limit + 1))` of the
+/// rows past the cursor is the set's, the window fills the page. It grows with the set because
+/// the seeks that follow a short window cost one index descent per value: a window of a few rows
+/// per value costs about as much, so a page reads at most a bounded multiple of
+/// `|set| + limit` entries either way, and a large set whose rows are common among the recent
+/// ones (1,000 of 10,000 authors) is served by the window alone. Measured on PostgreSQL
+/// (1M posts, pages of 20): with `4 × (limit + 1)`, the first page of 1,000 uniform authors ran
+/// the window (84 rows, 8 of the set's) and then 1,000 seeks, 14.9 ms against 0.86 ms for the
+/// plain filter.
 const PROBE_WINDOW: i64 = 4;
 
 /// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a

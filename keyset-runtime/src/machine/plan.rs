@@ -10,9 +10,9 @@ use crate::sql::{KeyShape, Region, Seek, SeekDialect, Walk};
 pub(crate) struct Copies {
     pub(crate) repeats: bool,
     pub(crate) unite: bool,
-    /// A page among a set of values (a feed), whose first statement may be the plain filter
-    /// within a window of the order's index (`sql/window.rs`).
-    pub(crate) probe: bool,
+    /// A page among a set of this many values (a feed), whose first statement may be the plain
+    /// filter within a window of the order's index (`sql/window.rs`).
+    pub(crate) probe: Option<usize>,
 }
 
 /// The statements that remain.

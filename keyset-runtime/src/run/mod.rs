@@ -75,7 +75,9 @@ where
     let copies = Copies {
         repeats: Q::REPEATS,
         unite: Q::REPEATS && Q::MODEL_ALONE && Q::unites(),
-        probe: Q::REPEATS && Q::MODEL_ALONE && Q::probes() && O::SELECTED_NAMES.is_some(),
+        probe: query
+            .probes()
+            .filter(|_| Q::REPEATS && Q::MODEL_ALONE && O::SELECTED_NAMES.is_some()),
     };
     // A page among a set refuses the set before any statement, as its count does.
     query.check_set(<X::Backend as SeekDialect>::ENGINE)?;
