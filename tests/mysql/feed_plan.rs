@@ -20,20 +20,8 @@ pub fn push_array(_: AstPass<'_, '_, Mysql>, values: &[i64]) -> QueryResult<()> 
 }
 
 pub fn plan(conn: &mut Conn, recorded: &Recorded) -> FeedPlan {
-    // A window's statement is `SET STATEMENT .. FOR SELECT ..`: analysed as
-    // `SET STATEMENT .. FOR ANALYZE FORMAT=JSON SELECT ..`, under the same setting.
-    let mut recorded = recorded.clone();
-    let setting = match recorded.sql[0].strip_prefix("SET STATEMENT ") {
-        Some(rest) => {
-            let (setting, statement) = rest.split_once(" FOR ").expect("SET STATEMENT .. FOR");
-            let setting = format!("SET STATEMENT {setting} FOR ");
-            recorded.sql[0] = statement.to_owned();
-            setting
-        }
-        None => String::new(),
-    };
-    let prefix = format!("{setting}ANALYZE FORMAT=JSON ");
-    let json: String = Again::<Text>::new(&prefix, &recorded).get_result(conn).unwrap();
+    let json: String =
+        Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(conn).unwrap();
     let value: Value = serde_json::from_str(&json).unwrap();
     let mut plan = FeedPlan { reads: Vec::new(), sorts: Vec::new(), text: json };
     walk(&value, false, &mut plan);

@@ -200,6 +200,12 @@ fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<Str
     (out, log)
 }
 
+/// Whether the engine walks a feed's window first: not MariaDB, which does not bound an index
+/// range by the window's subquery (`SeekDialect::WINDOW`).
+fn walks_a_window() -> bool {
+    !std::any::type_name::<Conn>().contains("Mysql")
+}
+
 #[test]
 fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let mut conn = db::seeded(400);
@@ -209,8 +215,15 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let after = PageRequest::after(first.next_cursor.unwrap(), 4);
     let (page, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 2, 3], &after));
     assert_eq!(ids(&page.unwrap()).len(), 4);
-    assert_eq!(statements.len(), 1, "{statements:#?}");
-    assert!(statements[0].contains(" IN (") && statements[0].contains("LIMIT 1 OFFSET"));
+    if walks_a_window() {
+        assert_eq!(statements.len(), 1, "{statements:#?}");
+        assert!(statements[0].contains(" IN (") && statements[0].contains("LIMIT 1 OFFSET"));
+    } else {
+        assert!(
+            statements.iter().all(|statement| !statement.contains("OFFSET")),
+            "{statements:#?}"
+        );
+    }
 
     // Author 1 wrote one post in twenty of score 0 (and one in five of all), author 41 none:
     // the window, 28 rows and the rest of its last tie group (timestamps repeat by the
@@ -237,8 +250,12 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
         .unwrap();
     let at = expected.iter().position(|id| *id == first.items[3].id).unwrap();
     assert_eq!(ids(&page.unwrap()), expected[at + 1..at + 5]);
-    assert!(statements[0].contains("LIMIT 1 OFFSET"), "{statements:#?}");
-    let seeks = &statements[1..];
+    let seeks = if walks_a_window() {
+        assert!(statements[0].contains("LIMIT 1 OFFSET"), "{statements:#?}");
+        &statements[1..]
+    } else {
+        &statements[..]
+    };
     assert!(!seeks.is_empty(), "{statements:#?}");
     for statement in seeks {
         let lateral = statement.contains("CROSS JOIN LATERAL");

@@ -28,7 +28,7 @@ use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
     padded, KeyColumns, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel,
-    Walk, Window, Windowed,
+    Walk, Window,
 };
 use crate::token::CursorValue;
 
@@ -59,7 +59,7 @@ where
     Of<Q, C, V>: OrderDsl<OrderBy<M, W>> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
     Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
     Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
-    Windowed<Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>>: Load<'q, Conn, Q::Item, X>,
+    Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
     Filter<Of<Q, C, V>, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,
     First<Of<Q, C, V>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
@@ -118,8 +118,7 @@ where
                 let Among { query, column, values, .. } = self;
                 let window = Window::new(seek, rows, C::Table::default());
                 let query = FilterDsl::filter(query, Member::any(column, values));
-                let statement = past::<_, _, _, _, X, Conn>(query, window, order, limit);
-                Ok(Windowed::new(statement).load_rows(conn))
+                Ok(past::<_, _, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
             }
             // Planned only for a query that unites its tie levels, which a feed does not.
             Statement::Levels { .. } => Err(unplanned("a union of tie levels")),

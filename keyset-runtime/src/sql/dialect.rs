@@ -56,9 +56,6 @@ pub trait SeekDialect: Backend {
     /// end a scalar subquery gives: only where the engine bounds its index range by that
     /// subquery's value.
     const WINDOW: bool = true;
-    /// What the window's statement is prefixed with, so that the engine evaluates the subquery
-    /// before it plans the range (see MariaDB's implementation); nothing elsewhere.
-    const WINDOW_PREFIX: &'static str = "";
     /// How a page's `LIMIT` is written: bound (`Bound`), or literally for the common page sizes
     /// (`Literal`) where the engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
@@ -193,16 +190,17 @@ impl SeekDialect for diesel::mysql::Mysql {
     // MariaDB's range optimizer turns the OR expansion into an exact multi-range (one range per
     // tie level) within one statement.
     const SEEK_PER_TIE_LEVEL: bool = false;
-    // MariaDB bounds an index range by an uncorrelated subquery's value only when it evaluates
-    // the subquery while planning, which it does only for one it estimates to examine at most
-    // `expensive_subquery_limit` rows (default 100); the window's subquery walks
-    // 4 × (limit + 1 + |set|). Without the prefix, the window's `created_at >= (SELECT ..)` read
-    // every row of the set from the prefix's index and sorted them: 102,083 index entries for
-    // the first page of 1,000 authors of 10,000 (1M posts, `Handler_read_next`, by hand); with
-    // it, 4,294 (the subquery's walk and the 211 entries of the range), no sort. The setting
-    // holds for that one statement, and changes only when its uncorrelated subqueries run.
-    const WINDOW_PREFIX: &'static str =
-        "SET STATEMENT expensive_subquery_limit = 18446744073709551615 FOR ";
+    // MariaDB does not bound an index range by an uncorrelated subquery's value: with the
+    // window's `created_at >= (SELECT ..)` it read every row of the set before the cursor from
+    // the prefix's index and sorted them (1,500 rows for three authors, measured by hand). It
+    // does when it evaluates the subquery while planning (`SET STATEMENT
+    // expensive_subquery_limit = 18446744073709551615 FOR ..`: 4,294 index entries instead of
+    // 102,083 for 1,000 authors of 10,000, by hand), but it then planned the subquery itself,
+    // `ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET k`, as a scan of the whole prefix's
+    // index and a sort, on some pages and not others: 120 ms a page in the bench (1M posts,
+    // 1,000 authors, k = 4,083), 4,000 rows of the tests' 4,000 (k = 339). A feed's page seeks
+    // per value from the start.
+    const WINDOW: bool = false;
     // MariaDB plans every execution anew whatever the limit: a literal one would only multiply
     // statements.
     type LimitStyle = Bound;

@@ -11,17 +11,13 @@
 //! past the last one found with one seek per value (`members.rs`). Where fewer than `k + 1` rows
 //! are left, the subquery is empty, the comparison NULL, and the window holds no row: the seeks
 //! per value take the whole page. Not used with a nullable leading key.
-//!
-//! [`Windowed`] is the statement itself, prefixed where the engine needs to be told to evaluate
-//! the subquery before it plans the range ([`SeekDialect::WINDOW_PREFIX`]: MariaDB's
-//! `SET STATEMENT expensive_subquery_limit = .. FOR`).
 
 use diesel::backend::Backend;
 use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
-use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Bool, HasSqlType};
-use diesel::{Expression, QueryResult, RunQueryDsl};
+use diesel::{Expression, QueryResult};
 
 use super::dialect::{push_value, SeekDialect};
 use super::keys::{KeyShape, SeekKeys, SortColumns};
@@ -101,33 +97,3 @@ where
         Ok(())
     }
 }
-
-/// A feed's window statement `S`, after the backend's [`SeekDialect::WINDOW_PREFIX`]. (Named in
-/// hidden bounds only.)
-#[doc(hidden)]
-pub struct Windowed<S>(S);
-
-impl<S> Windowed<S> {
-    pub(crate) fn new(statement: S) -> Self {
-        Windowed(statement)
-    }
-}
-
-impl<S: Query> Query for Windowed<S> {
-    type SqlType = S::SqlType;
-}
-
-// Its own id: the prefix makes another text than the statement's alone.
-impl<S: QueryId> QueryId for Windowed<S> {
-    type QueryId = Windowed<S::QueryId>;
-    const HAS_STATIC_QUERY_ID: bool = S::HAS_STATIC_QUERY_ID;
-}
-
-impl<DB: Backend + SeekDialect, S: QueryFragment<DB>> QueryFragment<DB> for Windowed<S> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql(DB::WINDOW_PREFIX);
-        self.0.walk_ast(out.reborrow())
-    }
-}
-
-impl<S, Conn> RunQueryDsl<Conn> for Windowed<S> {}

@@ -58,13 +58,13 @@ impl Recorded {
 /// A recorded statement run again behind `prefix` (`EXPLAIN ..`), with its binds, read as rows
 /// of `ST`.
 pub(crate) struct Again<'a, ST> {
-    prefix: &'a str,
+    prefix: &'static str,
     recorded: &'a Recorded,
     row: PhantomData<ST>,
 }
 
 impl<'a, ST> Again<'a, ST> {
-    pub(crate) fn new(prefix: &'a str, recorded: &'a Recorded) -> Self {
+    pub(crate) fn new(prefix: &'static str, recorded: &'a Recorded) -> Self {
         Again { prefix, recorded, row: PhantomData }
     }
 }
