@@ -10,11 +10,13 @@
 //! ([`plan`], [`recorded`]).
 
 use diesel::prelude::*;
+use keyset_runtime::migration::Backend;
 use keyset_runtime::{Error, Keyset, Page, PageRequest, Paginate, RequestError};
 use keyset_tests::models::{Newest, NewestIdAsc};
 use keyset_tests::schema::posts;
 
 use super::db;
+use crate::suite::orders_plan::backend;
 use crate::Conn;
 
 mod asynchronous;
@@ -203,53 +205,58 @@ fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<Str
 /// Whether the engine walks a feed's window first: not MariaDB, which does not bound an index
 /// range by the window's subquery (`SeekDialect::WINDOW`).
 fn walks_a_window() -> bool {
-    !std::any::type_name::<Conn>().contains("Mysql")
+    backend() != Backend::Mysql
 }
 
 #[test]
 fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
-    let mut conn = db::seeded(400);
-    // Authors 1 to 3 wrote three posts in five: the window of 4 × (limit + 1 + |set|) rows, 32,
-    // holds about 19 of theirs, and fills a page of 4 (and the row past it).
-    let first = feed(&mut conn, &[1, 2, 3], &PageRequest::first(4)).unwrap();
+    let mut conn = db::seeded(1200);
+    // The sets are padded to 64 values with authors who wrote nothing: PostgreSQL walks no
+    // window for fewer (`SeekDialect::WINDOW_MIN_SET`).
+    let padded = |set: &[i64]| -> Vec<i64> { set.iter().copied().chain(1000..).take(64).collect() };
+    let windows = |statements: &[String]| {
+        statements.iter().filter(|statement| statement.contains("LIMIT 1 OFFSET")).count()
+    };
+    // Authors 1 to 3 wrote three posts in five: the window of 4 × (limit + 1 + |set|) rows, 276,
+    // holds about 165 of theirs, and fills a page of 4 (and the row past it).
+    let dense = padded(&[1, 2, 3]);
+    let first = feed(&mut conn, &dense, &PageRequest::first(4)).unwrap();
     let after = PageRequest::after(first.next_cursor.unwrap(), 4);
-    let (page, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 2, 3], &after));
+    let (page, statements) = recorded(&mut conn, |conn| feed(conn, &dense, &after));
     assert_eq!(ids(&page.unwrap()).len(), 4);
     if walks_a_window() {
         assert_eq!(statements.len(), 1, "{statements:#?}");
         assert!(statements[0].contains(" IN (") && statements[0].contains("LIMIT 1 OFFSET"));
     } else {
-        assert!(
-            statements.iter().all(|statement| !statement.contains("OFFSET")),
-            "{statements:#?}"
-        );
+        assert_eq!(windows(&statements), 0, "{statements:#?}");
     }
 
-    // Author 1 wrote one post in twenty of score 0 (and one in five of all), author 41 none:
-    // the window, 28 rows and the rest of its last tie group (timestamps repeat by the
-    // thirty), holds about 3 of theirs, short of a page of 4 and the row past it, and the page
-    // goes on past its last row with one seek per value, in one statement per tie level on
-    // SQLite, else one. (The window walks the order's index whatever the query's filters.)
-    let sparse = |conn: &mut Conn, request: &PageRequest| {
+    // Twelve posts of author 1 (score 0, id up to 240), one in a hundred of all: the window,
+    // 276 rows and the rest of its last tie group (timestamps repeat by the ninety), holds
+    // about 4 of them, short of a page of 4 and the row past it, and the page goes on past its
+    // last row with one seek per value, in one statement per tie level on SQLite, else one.
+    // (The window walks the order's index whatever the query's filters.)
+    let sparse = padded(&[1, 41]);
+    let page = |conn: &mut Conn, request: &PageRequest| {
         posts::table
-            .filter(posts::score.eq(0))
+            .filter(posts::score.eq(0).and(posts::id.le(240)))
             .select(Newest::as_select())
             .paginate(request)
             .unwrap()
-            .among(posts::author_id, vec![1, 41])
+            .among(posts::author_id, sparse.clone())
             .load_page(conn)
     };
-    let first = sparse(&mut conn, &PageRequest::first(4)).unwrap();
-    let after = PageRequest::after(first.next_cursor.unwrap(), 4);
-    let (page, statements) = recorded(&mut conn, |conn| sparse(conn, &after));
+    let first = page(&mut conn, &PageRequest::first(4)).unwrap();
+    let after = PageRequest::after(first.next_cursor.clone().unwrap(), 4);
+    let (loaded, statements) = recorded(&mut conn, |conn| page(conn, &after));
     let expected: Vec<i64> = posts::table
-        .filter(posts::author_id.eq(1).and(posts::score.eq(0)))
+        .filter(posts::author_id.eq(1).and(posts::score.eq(0)).and(posts::id.le(240)))
         .order((posts::created_at.desc(), posts::id.desc()))
         .select(posts::id)
         .load(&mut conn)
         .unwrap();
     let at = expected.iter().position(|id| *id == first.items[3].id).unwrap();
-    assert_eq!(ids(&page.unwrap()), expected[at + 1..at + 5]);
+    assert_eq!(ids(&loaded.unwrap()), expected[at + 1..at + 5]);
     let seeks = if walks_a_window() {
         assert!(statements[0].contains("LIMIT 1 OFFSET"), "{statements:#?}");
         &statements[1..]
@@ -258,14 +265,27 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     };
     assert!(!seeks.is_empty(), "{statements:#?}");
     for statement in seeks {
-        let lateral = statement.contains("CROSS JOIN LATERAL");
-        // Two values, two branches.
-        let union = statement.matches("UNION").count() == 1;
-        assert!(lateral || union, "{statement}");
-        // No list of values: the seeks bind one each (PostgreSQL, one array).
-        let list = [" IN ($", " IN (?", " IN (+?"].iter().any(|list| statement.contains(list));
-        assert!(!list, "{statement}");
+        assert_seeks_once_per_value(statement, 64);
     }
+
+    // Two values: the window first on SQLite alone; the seeks alone elsewhere.
+    let (_, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 41], &after));
+    let expected = usize::from(backend() == Backend::Sqlite);
+    assert_eq!(windows(&statements), expected, "{statements:#?}");
+    for statement in statements.iter().filter(|statement| !statement.contains("LIMIT 1 OFFSET")) {
+        assert_seeks_once_per_value(statement, 2);
+    }
+}
+
+/// `statement` seeks once per value of a set of `values`: one `LATERAL` join over them bound as
+/// one array (PostgreSQL), or a union of one branch per value, each binding its own.
+fn assert_seeks_once_per_value(statement: &str, values: usize) {
+    let lateral = statement.contains("CROSS JOIN LATERAL");
+    let union = statement.matches("UNION").count() == values.next_power_of_two() - 1;
+    assert!(lateral || union, "{statement}");
+    // No list of values: the seeks bind one each (PostgreSQL, one array).
+    let list = [" IN ($", " IN (?", " IN (+?"].iter().any(|list| statement.contains(list));
+    assert!(!list, "{statement}");
 }
 
 /// The authors a subquery names: `id < 4`, authors 1 to 3.

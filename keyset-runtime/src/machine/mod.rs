@@ -110,7 +110,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         };
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
-        let probe = copies.probe.is_some()
+        let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
             && DB::WINDOW
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             && !matches!(position, Position::Number(_));

@@ -56,6 +56,9 @@ pub trait SeekDialect: Backend {
     /// end a scalar subquery gives: only where the engine bounds its index range by that
     /// subquery's value.
     const WINDOW: bool = true;
+    /// The fewest values whose feed walks the window: a window that comes back short costs a
+    /// statement more, which for a few values costs more than their seeks.
+    const WINDOW_MIN_SET: usize = 1;
     /// How a page's `LIMIT` is written: bound (`Bound`), or literally for the common page sizes
     /// (`Literal`) where the engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
@@ -163,6 +166,10 @@ impl SeekDialect for diesel::pg::Pg {
     const UNITE_TIE_LEVELS: bool = true;
     // A page among a set: one seek per value, `LATERAL` over the values as an array.
     const LATERAL: bool = true;
+    // The seeks of 10 values took 0.18 ms, and a window before them (short, as it mostly is
+    // for so few) 0.25 ms more; for 100 values the window saved 0.3 ms where it filled the page
+    // and cost 0.5 where it did not; for 1,000 it saved 3.7 ms of 4.7 (1M posts, pages of 20).
+    const WINDOW_MIN_SET: usize = 64;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions, so the common page sizes are written (sql/limit.rs).
     type LimitStyle = Literal;
