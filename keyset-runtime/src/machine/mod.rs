@@ -246,7 +246,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
 /// ones (1,000 of 10,000 authors) is served by the window alone. Measured on PostgreSQL
 /// (1M posts, pages of 20): with `4 × (limit + 1)`, the first page of 1,000 uniform authors ran
 /// the window (84 rows, 8 of the set's) and then 1,000 seeks, 14.9 ms against 0.86 ms for the
-/// plain filter.
+/// plain filter (a run at load 8); with this window, the window alone, 1.09 ms against 0.58
+/// (`docs/benchmarks.md`, 2026-12-04).
 const PROBE_WINDOW: i64 = 4;
 
 /// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a
