@@ -18,7 +18,7 @@ use crate::paginate::{Paginate, Paginated};
 use crate::repeat::Repeat;
 use crate::request::{PageRequest, RequestError};
 use crate::sql::Member;
-use crate::token::{CursorValue, Engine};
+use crate::token::{CursorValue, Engine, Writer};
 
 mod rows;
 
@@ -66,6 +66,23 @@ impl<Q, C, V: CursorValue> Among<Q, C, V> {
         }
         Ok(())
     }
+}
+
+/// `values` without exact repeats, in the order they came: a repeated value's seek would find
+/// the same rows again. Values are equal here when a token writes them alike, so values the
+/// database holds equal but Rust does not (`'apple'` and `'Apple'` under a case-insensitive
+/// collation) stay, and the union that merges their seeks drops their common rows
+/// ([`CursorValue::EXACT_EQ`]).
+pub(crate) fn distinct<V: CursorValue>(values: Vec<V>) -> Vec<V> {
+    let mut seen = std::collections::HashSet::with_capacity(values.len());
+    let mut bytes = Writer::default();
+    values
+        .into_iter()
+        .filter(|value| {
+            value.write(&mut bytes);
+            seen.insert(std::mem::take(&mut bytes).into_bytes())
+        })
+        .collect()
 }
 
 impl<Q: Query, C, V> Query for Among<Q, C, V> {

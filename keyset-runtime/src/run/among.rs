@@ -18,7 +18,7 @@ use super::exec::Exec;
 use super::exec::{Connects, Load};
 use super::statement::{past, unplanned, Limit, Past, Statements};
 use super::{fetch, Drive, Walks};
-use crate::among::{Among, AmongQuery, SetType, ValueOf};
+use crate::among::{distinct, Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::machine::Statement;
@@ -27,8 +27,8 @@ use crate::paginate::Paginate;
 use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
-    padded, KeyColumns, KeyShape, Member, Members, Offset, OrderBy, Seek, SeekDialect, SeekLevel,
-    Walk, Window,
+    padded, KeyColumns, KeyShape, Member, Members, Merge, Offset, OrderBy, Seek, SeekDialect,
+    SeekLevel, Walk, Window,
 };
 use crate::token::CursorValue;
 
@@ -127,7 +127,7 @@ where
 }
 
 /// The statement `build` makes of the query (filtered to the set) and an ORDER BY, with the
-/// page's LIMIT, among the set's values: one branch per value in a `UNION`, or one `LATERAL`
+/// page's LIMIT, among the set's values: one branch per distinct value in a union, or one `LATERAL`
 /// over them, merged under `order` and `limit` (`sql/members.rs`); the plain `IN (..)` filter
 /// for a query that cannot run either (boxed, or selecting more than the model), and for an
 /// empty set.
@@ -145,7 +145,7 @@ where
     W: Walk,
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
     C: Clone,
-    V: Clone,
+    V: Clone + CursorValue,
     T: SelectDsl<KeyColumns<M>>,
     Limit<T, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Members<Limit<T, X, Conn>, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
@@ -169,21 +169,31 @@ where
         let members = Members::lateral(outer, branch, values, order, names, limit);
         return Ok(members.load_rows(conn));
     }
-    // Padded by repeating the last value, whose rows the `UNION` keeps once.
-    let last = values.len() - 1;
-    let picks = (0..padded(values.len())).map(|index| values[index.min(last)].clone()).collect();
-    let branches = branches(query, picks)?.into_iter().map(|(query, value)| {
-        build(FilterDsl::filter(query, Member::value(column.clone(), value)), order.again())
-    });
+    // One branch per distinct value, padded to the next power of two by branches that read
+    // nothing (`LIMIT 0`, the last value bound again: the statement text depends on the count
+    // alone). Values the database may hold equal though they differ here (text under a
+    // collation, ..) are merged by `UNION`, which keeps their rows once, as `IN (..)` does.
+    let values = distinct(values);
+    let merge = if V::EXACT_EQ { Merge::All } else { Merge::Distinct };
+    let (count, last) = (values.len(), values.len() - 1);
+    let picks = (0..padded(count)).map(|index| values[index.min(last)].clone()).collect();
+    let branches =
+        branches(query, picks)?.into_iter().enumerate().map(|(index, (query, value))| {
+            let branch = build(
+                FilterDsl::filter(query, Member::value(column.clone(), value)),
+                order.again(),
+            );
+            (branch, if index < count { limit } else { 0 })
+        });
     if outer.is_some() {
-        let keys = branches.map(|branch| {
+        let keys = branches.map(|(branch, limit)| {
             Limit::<_, X, Conn>::new(SelectDsl::select(branch, KeyColumns::new()), limit)
         });
-        let members = Members::union(outer, keys.collect(), order, names, limit);
+        let members = Members::union(outer, keys.collect(), merge, order, names, limit);
         return Ok(members.load_rows(conn));
     }
-    let rows = branches.map(|branch| Limit::<_, X, Conn>::new(branch, limit));
-    Ok(Members::union(None, rows.collect(), order, names, limit).load_rows(conn))
+    let rows = branches.map(|(branch, limit)| Limit::<_, X, Conn>::new(branch, limit));
+    Ok(Members::union(None, rows.collect(), merge, order, names, limit).load_rows(conn))
 }
 
 /// A page among a subquery's values: the values first (`AmongQuery::bounded_rows`), then the page

@@ -12,16 +12,18 @@
 //! - **PostgreSQL**: the values as one array, `LATERAL`-joined to the page's query with
 //!   `author_id = "__keyset_set"."__keyset_v"`: one statement text for every set, prepared and
 //!   planned once (`DISTINCT` keeps a repeated value from repeating its rows);
-//! - **SQLite and MariaDB**, which have no `LATERAL` (nor arrays): the `UNION` of one branch per
-//!   value, `(.. WHERE author_id = ? AND <seek> ORDER BY .. LIMIT n)`, each selecting the keys
-//!   alone ([`KeyColumns`](super::KeyColumns)), and the page's rows fetched by the tiebreakers the
-//!   union's first `n` found. The branches are padded to
-//!   the next power of two by repeating a value, so that a listing has a few statement texts
-//!   (11 up to 1,024 values) rather than one per set size, each a prepared statement of the
-//!   connection; `UNION` (not `UNION ALL`) drops a repeated branch's rows, and a repeated value's,
-//!   as `IN (..)` would. SQLite allows 500 terms in one compound SELECT: a larger set is a
-//!   compound of compounds of at most [`SQLITE_TERMS`] branches each. With a nullable key the
-//!   branches select whole rows, which are the page's (as on PostgreSQL).
+//! - **SQLite and MariaDB**, which have no `LATERAL` (nor arrays): the union of one branch per
+//!   distinct value, `(.. WHERE author_id = ? AND <seek> ORDER BY .. LIMIT n)`, each selecting
+//!   the keys alone ([`KeyColumns`](super::KeyColumns)), and the page's rows fetched by the
+//!   tiebreakers the union's first `n` found. The branches are padded to the next power of two
+//!   by branches that read nothing (`LIMIT 0`), so that a listing has a few statement texts (11
+//!   up to 1,024 values) rather than one per set size, each a prepared statement of the
+//!   connection; padding by a repeated value's seek made 10 values cost 16 seeks. The merge is
+//!   [`Merge::All`] where distinct values cannot share a row (integers), else [`Merge::Distinct`]
+//!   (`UNION`), which drops the rows of values the column's collation holds equal, as `IN (..)`
+//!   would. SQLite allows 500 terms in one compound SELECT: a larger set is a compound of
+//!   compounds of at most [`SQLITE_TERMS`] branches each. With a nullable key the branches select
+//!   whole rows, which are the page's (as on PostgreSQL).
 //!
 //! The union is ordered by the keys' output columns, as `sql/union.rs` explains, so it is built
 //! only for a query that selects the model alone; other queries page among the set with
@@ -47,12 +49,36 @@ use crate::orders::SortOrder;
 #[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 pub(crate) const SQLITE_TERMS: usize = 500;
 
+/// How a union merges its branches' rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+pub(crate) enum Merge {
+    /// `UNION ALL`: the branches find distinct rows (one seek per distinct integer, ..).
+    All,
+    /// `UNION`: two branches may find one row, which it keeps once (values that a collation
+    /// holds equal, `'apple'` and `'Apple'`).
+    Distinct,
+}
+
+impl Merge {
+    /// The operator between two branches.
+    #[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+    fn operator(self) -> &'static str {
+        match self {
+            Merge::All => " UNION ALL ",
+            Merge::Distinct => " UNION ",
+        }
+    }
+}
+
 /// One page among a set of values of column `C`: the `branches` (one per value, or one to be
 /// `LATERAL`-joined to `values`), merged under `order` (by the output columns `names`) and
 /// `limit`. (Named in hidden bounds only.)
 #[doc(hidden)]
 pub struct Members<S, M: SortOrder, W, C, V, R> {
     branches: Vec<S>,
+    #[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+    merge: Merge,
     /// The query itself, whose rows the page fetches by the keys the seeks found.
     outer: Option<R>,
     #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
@@ -64,17 +90,18 @@ pub struct Members<S, M: SortOrder, W, C, V, R> {
 }
 
 impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
-    /// The union of `branches`, one per value: the keys of the rows of `outer` (the query
-    /// itself) to load, or without it the branches' own rows.
+    /// The union of `branches`, one per value, merged as `merge` says: the keys of the rows of
+    /// `outer` (the query itself) to load, or without it the branches' own rows.
     pub(crate) fn union(
         outer: Option<R>,
         branches: Vec<S>,
+        merge: Merge,
         order: OrderBy<M, W>,
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
         let values = Vec::new();
-        Members { branches, outer, values, order, names, limit, column: PhantomData }
+        Members { branches, merge, outer, values, order, names, limit, column: PhantomData }
     }
 
     /// `branch` joined `LATERAL` to each of `values`, for the keys of the rows of `outer` (the
@@ -87,8 +114,8 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let branches = vec![branch];
-        Members { branches, outer, values, order, names, limit, column: PhantomData }
+        let (branches, merge) = (vec![branch], Merge::All);
+        Members { branches, merge, outer, values, order, names, limit, column: PhantomData }
     }
 
     /// ` ORDER BY <names> LIMIT n`.
@@ -182,7 +209,7 @@ impl<S, M: SortOrder, W, C, V, R> QueryId for Members<S, M, W, C, V, R> {
 
 impl<S, M: SortOrder, W, C, V, R, Conn> RunQueryDsl<Conn> for Members<S, M, W, C, V, R> {}
 
-/// SQLite: `SELECT * FROM (branch) UNION SELECT * FROM (branch) .. ORDER BY .. LIMIT ?`, a
+/// SQLite: `SELECT * FROM (branch) UNION [ALL] SELECT * FROM (branch) .. ORDER BY .. LIMIT ?`, a
 /// branch being a subquery since a compound's terms take no ORDER BY or LIMIT of their own; over
 /// [`SQLITE_TERMS`] branches, a compound of such compounds.
 #[cfg(feature = "sqlite")]
@@ -197,7 +224,10 @@ where
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, diesel::sqlite::Sqlite>) -> QueryResult<()> {
         let compound = |mut out: AstPass<'_, 'b, _>, branches: &'b [S]| -> QueryResult<()> {
             for (index, branch) in branches.iter().enumerate() {
-                out.push_sql(if index > 0 { " UNION SELECT * FROM (" } else { "SELECT * FROM (" });
+                if index > 0 {
+                    out.push_sql(self.merge.operator());
+                }
+                out.push_sql("SELECT * FROM (");
                 branch.walk_ast(out.reborrow())?;
                 out.push_sql(")");
             }
@@ -208,8 +238,10 @@ where
                 compound(out.reborrow(), &self.branches)?;
             } else {
                 for (index, chunk) in self.branches.chunks(SQLITE_TERMS).enumerate() {
-                    let term = if index > 0 { " UNION SELECT * FROM (" } else { "SELECT * FROM (" };
-                    out.push_sql(term);
+                    if index > 0 {
+                        out.push_sql(self.merge.operator());
+                    }
+                    out.push_sql("SELECT * FROM (");
                     compound(out.reborrow(), chunk)?;
                     self.walk_tail(out.reborrow())?;
                     out.push_sql(")");
@@ -224,7 +256,7 @@ where
     }
 }
 
-/// MariaDB and MySQL: `(branch) UNION (branch) .. ORDER BY .. LIMIT ?`.
+/// MariaDB and MySQL: `(branch) UNION [ALL] (branch) .. ORDER BY .. LIMIT ?`.
 #[cfg(feature = "mysql_backend")]
 impl<S, M, W, C, V, R> QueryFragment<diesel::mysql::Mysql> for Members<S, M, W, C, V, R>
 where
@@ -237,7 +269,10 @@ where
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, diesel::mysql::Mysql>) -> QueryResult<()> {
         let union = |mut out: AstPass<'_, 'b, _>| -> QueryResult<()> {
             for (index, branch) in self.branches.iter().enumerate() {
-                out.push_sql(if index > 0 { " UNION (" } else { "(" });
+                if index > 0 {
+                    out.push_sql(self.merge.operator());
+                }
+                out.push_sql("(");
                 branch.walk_ast(out.reborrow())?;
                 out.push_sql(")");
             }

@@ -10,6 +10,7 @@ use super::value::{invalid, CursorValue, Reader, Writer};
 macro_rules! varint_values {
     ($($ty:ty => $write:ident, $read:ident);* $(;)?) => {$(
         impl CursorValue for $ty {
+            const EXACT_EQ: bool = true;
             fn write(&self, out: &mut Writer) {
                 out.$write((*self).into());
             }
@@ -34,6 +35,7 @@ varint_values! {
 macro_rules! fixed_values {
     ($($ty:ty),*) => {$(
         impl CursorValue for $ty {
+            const EXACT_EQ: bool = true;
             fn write(&self, out: &mut Writer) {
                 out.bytes(&self.to_le_bytes());
             }
@@ -49,6 +51,7 @@ fixed_values!(u8, i8, u128, i128);
 macro_rules! float_values {
     ($($ty:ty),*) => {$(
         impl CursorValue for $ty {
+            const EXACT_EQ: bool = true;
             fn write(&self, out: &mut Writer) {
                 out.bytes(&self.to_le_bytes());
             }
@@ -73,6 +76,7 @@ macro_rules! float_values {
 float_values!(f32, f64);
 
 impl CursorValue for usize {
+    const EXACT_EQ: bool = true;
     fn write(&self, out: &mut Writer) {
         (*self as u64).write(out);
     }
@@ -83,6 +87,7 @@ impl CursorValue for usize {
 }
 
 impl CursorValue for isize {
+    const EXACT_EQ: bool = true;
     fn write(&self, out: &mut Writer) {
         out.signed(*self as i64);
     }
@@ -93,6 +98,7 @@ impl CursorValue for isize {
 }
 
 impl CursorValue for bool {
+    const EXACT_EQ: bool = true;
     fn write(&self, out: &mut Writer) {
         out.byte(u8::from(*self));
     }
@@ -140,6 +146,8 @@ impl CursorValue for String {
 }
 
 impl<T: CursorValue> CursorValue for Option<T> {
+    // NULL equals nothing, so `None` shares no row with another value.
+    const EXACT_EQ: bool = T::EXACT_EQ;
     fn write(&self, out: &mut Writer) {
         match self {
             None => out.byte(0),
@@ -286,6 +294,7 @@ mod decimal_values;
 
 #[cfg(feature = "uuid")]
 impl CursorValue for uuid::Uuid {
+    const EXACT_EQ: bool = true;
     fn write(&self, out: &mut Writer) {
         out.bytes(self.as_bytes());
     }

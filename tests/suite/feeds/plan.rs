@@ -208,11 +208,13 @@ fn unbounded_pages(at: &[At]) -> Vec<String> {
                 if let Err(reason) = bounded(&plan, distinct(&authors), PAGE) {
                     unbounded.push(format!("{reason}: {what}"));
                 }
-                // One seek per value: per distinct value on PostgreSQL (`LATERAL` over the
-                // values' `DISTINCT`); per branch elsewhere, the set padded to a power of two.
+                // One seek per distinct value: `LATERAL` over the values' `DISTINCT` on
+                // PostgreSQL, a branch per distinct value elsewhere, whose padding to a power of
+                // two reads nothing (`LIMIT 0`: MariaDB counts no read of it). SQLite's plan is
+                // static: it lists the padding's branches too.
                 let expected = match backend() {
-                    Backend::Postgres => distinct(&authors),
-                    _ => authors.len().next_power_of_two(),
+                    Backend::Sqlite => distinct(&authors).next_power_of_two(),
+                    _ => distinct(&authors),
                 };
                 assert_eq!(seeks(&plan), expected as f64, "{what}");
                 checked += 1;

@@ -9,18 +9,20 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use diesel::prelude::*;
+use keyset_runtime::migration::Backend;
 use keyset_runtime::{Page, PageRequest, Paginate, SortDirection, TokenKeys};
 use keyset_tests::models::{
-    FeedPost, FeedPostOrder, Newest, RankAscNullsFirst, RankDescNullsLast, RankDue, TopScore,
+    FeedPost, FeedPostOrder, Newest, NewestCursor, RankAscNullsFirst, RankDescNullsLast, RankDue,
+    TopScore,
 };
 use keyset_tests::order::{key, plain};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::cursors;
 
-use super::{feed, naive, walk_both};
+use super::{feed, naive, recorded, walk_both};
 use crate::suite::db;
 use crate::suite::orders::DIRECTIONS;
-use crate::suite::orders_plan::DB;
+use crate::suite::orders_plan::{backend, DB};
 use crate::suite::props::sorted;
 use crate::Conn;
 
@@ -298,4 +300,61 @@ fn the_sets_list_different_rows() {
     assert_eq!(lengths[4], 0, "authors 7 and 9 have no posts");
     assert_eq!(lengths[3], 150);
     assert!(lengths[1] > 0 && lengths[1] < lengths[2] && lengths[2] < lengths[3], "{lengths:?}");
+}
+
+/// Text values that a collation may hold equal (`'apple'`, `'Apple'`, `'APPLE '` under
+/// MariaDB's `utf8mb4_general_ci`, which ignores case and trailing spaces; `'ß'` and `'ss'`
+/// there too): each row comes once, as from `IN (..)`, so their seeks are merged with `UNION`.
+/// Integers cannot be equal unless they are alike, so theirs, once repeats are dropped, with
+/// `UNION ALL`, which sorts nothing out.
+#[test]
+fn text_values_a_collation_holds_equal_give_each_row_once() {
+    let mut conn = db::seeded(90);
+    let sets: &[&[&str]] =
+        &[&["apple", "Apple"], &["APPLE ", "apple", "Apple", "apple"], &["ß", "ss", "été"]];
+    for tags in sets {
+        let tags: Vec<String> = tags.iter().map(|tag| (*tag).to_owned()).collect();
+        let expected: Vec<i64> = posts::table
+            .filter(posts::tag.eq_any(&tags))
+            .order((posts::created_at.desc(), posts::id.desc()))
+            .select(posts::id)
+            .load(&mut conn)
+            .unwrap();
+        assert!(!expected.is_empty(), "the seed has posts tagged {tags:?}");
+        for limit in [1, 3, 7] {
+            let (forward, backward) = walk_both(limit, |request| {
+                posts::table
+                    .select(Newest::as_select())
+                    .paginate(request)
+                    .unwrap()
+                    .among(posts::tag, tags.clone())
+                    .load_page(&mut conn)
+                    .unwrap()
+            });
+            let ids = |cursors: Vec<_>| cursors.into_iter().map(|c: NewestCursor| c.id).collect();
+            let (forward, backward): (Vec<i64>, Vec<i64>) = (ids(forward), ids(backward));
+            assert_eq!(forward, expected, "forward, tags {tags:?}, limit {limit}");
+            assert_eq!(backward, expected, "backward, tags {tags:?}, limit {limit}");
+        }
+    }
+
+    // The merge each set's statement runs, where the seeks are a union (not PostgreSQL's
+    // `LATERAL`): `UNION` for text, `UNION ALL` for integers, one branch per distinct value.
+    // Pages of 50: SQLite's window, 4 × (limit + 1 + |set|) rows, is longer than the table and
+    // finds no end, so the seeks run.
+    let first = PageRequest::first(50);
+    let tags = vec!["apple".to_owned(), "Apple".to_owned()];
+    let (_, by_tag) = recorded(&mut conn, |conn| {
+        let page = posts::table.select(Newest::as_select()).paginate(&first).unwrap();
+        page.among(posts::tag, tags.clone()).load_page(conn).unwrap()
+    });
+    let (_, by_author) = recorded(&mut conn, |conn| feed(conn, &[4, 9, 4, 2], &first).unwrap());
+    let seeks = |ran: &[String]| ran.iter().find(|sql| sql.contains("UNION")).cloned();
+    if let (Some(by_tag), Some(by_author)) = (seeks(&by_tag), seeks(&by_author)) {
+        assert!(!by_tag.contains("UNION ALL"), "{by_tag}");
+        assert_eq!(by_author.matches("UNION ALL").count(), 3, "{by_author}");
+        assert_eq!(by_author.matches("UNION").count(), 3, "{by_author}");
+    } else {
+        assert_eq!(backend(), Backend::Postgres, "{by_tag:?} {by_author:?}");
+    }
 }
