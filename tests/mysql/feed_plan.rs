@@ -79,3 +79,52 @@ fn walk(node: &Value, sorting: bool, plan: &mut FeedPlan) {
         _ => {}
     }
 }
+
+/// A feed's union past a cursor runs without index merges (`MARIADB_SETTINGS` in
+/// `sql/members.rs`): each branch's `id < ?` also fits the primary key, and MariaDB would weigh
+/// merging it with the prefix's index on every branch at every execution, to seek the prefix's
+/// index anyway. Its optimizer trace of the page's statement shows no such analysis; the same
+/// statement without the settings' comment shows one per branch.
+#[test]
+fn a_feed_past_a_cursor_weighs_no_index_merge() {
+    use diesel::prelude::*;
+    use diesel::sql_types::Text;
+    use keyset_runtime::{PageRequest, Paginate};
+    use keyset_tests::models::Newest;
+    use keyset_tests::schema::posts;
+
+    let mut conn = crate::suite::db::seeded(90);
+    let page = |conn: &mut Conn, request: &PageRequest| {
+        posts::table
+            .select(Newest::as_select())
+            .paginate(request)
+            .unwrap()
+            .among(posts::author_id, vec![1, 2, 3])
+            .load_page(conn)
+            .unwrap()
+    };
+    let first = page(&mut conn, &PageRequest::first(3));
+    let after = PageRequest::after(first.next_cursor.unwrap(), 3);
+    let (_, ran) = crate::suite::feeds::recorded(&mut conn, |conn| page(conn, &after));
+    assert_eq!(ran.len(), 1, "{ran:#?}");
+    let recorded = Recorded::parse(&ran[0]);
+    let settings = "/*M! SET STATEMENT optimizer_switch='index_merge=off' FOR */ ";
+    assert!(recorded.sql[0].starts_with(settings), "{}", ran[0]);
+    let mut without = recorded.clone();
+    without.sql[0] = without.sql[0][settings.len()..].to_owned();
+
+    // The trace of the statement analysed under `ANALYZE`, which plans it as a page would.
+    let mut merges = |recorded: &Recorded| {
+        diesel::sql_query("SET optimizer_trace = 'enabled=on'").execute(&mut conn).unwrap();
+        let _: String =
+            Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(&mut conn).unwrap();
+        let trace: String = diesel::select(diesel::dsl::sql::<Text>(
+            "(SELECT trace FROM information_schema.OPTIMIZER_TRACE)",
+        ))
+        .get_result(&mut conn)
+        .unwrap();
+        trace.matches("\"analyzing_index_merge_union\"").count()
+    };
+    assert_eq!(merges(&recorded), 0, "{}", ran[0]);
+    assert!(merges(&without) >= 3, "the statement without its settings weighs index merges");
+}

@@ -186,7 +186,7 @@ fn a_feed_counts_and_composes_with_filters() {
 }
 
 /// Records the SQL of every statement the connection runs while `run` runs.
-fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<String>) {
+pub(crate) fn recorded<T>(conn: &mut Conn, run: impl FnOnce(&mut Conn) -> T) -> (T, Vec<String>) {
     use diesel::connection::{Instrumentation, InstrumentationEvent};
     use std::sync::{Arc, Mutex};
     let log = Arc::new(Mutex::new(Vec::new()));

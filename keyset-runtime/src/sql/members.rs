@@ -256,7 +256,20 @@ where
     }
 }
 
-/// MariaDB and MySQL: `(branch) UNION [ALL] (branch) .. ORDER BY .. LIMIT ?`.
+/// The settings a feed's union runs under on MariaDB, in an executable comment that MySQL
+/// ignores: no index merge. Each branch's seek past the cursor, `author_id = ? AND (created_at
+/// < ? OR (created_at = ? AND id < ?))`, also fits the primary key (`id < ?`), so MariaDB weighs
+/// an index merge for every branch on every execution (it plans a prepared statement anew each
+/// time) and then seeks the prefix's index anyway. Measured by hand, 1M posts, pages of 20, the
+/// statement prepared and run 200 times: a page 50 deep among 10 authors took 0.81 ms, 0.67
+/// without; among 100, 3.8 and 2.85 ms; among 1,000, 52 and 47.5. First pages, which seek no
+/// `id < ?`, did not change.
+#[cfg(feature = "mysql_backend")]
+pub(crate) const MARIADB_SETTINGS: &str =
+    "/*M! SET STATEMENT optimizer_switch='index_merge=off' FOR */ ";
+
+/// MariaDB and MySQL: `(branch) UNION [ALL] (branch) .. ORDER BY .. LIMIT ?`, under
+/// [`MARIADB_SETTINGS`] on MariaDB.
 #[cfg(feature = "mysql_backend")]
 impl<S, M, W, C, V, R> QueryFragment<diesel::mysql::Mysql> for Members<S, M, W, C, V, R>
 where
@@ -266,7 +279,8 @@ where
     M::Columns: SortColumns<diesel::mysql::Mysql>,
     W: Walk,
 {
-    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, diesel::mysql::Mysql>) -> QueryResult<()> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::mysql::Mysql>) -> QueryResult<()> {
+        out.push_sql(MARIADB_SETTINGS);
         let union = |mut out: AstPass<'_, 'b, _>| -> QueryResult<()> {
             for (index, branch) in self.branches.iter().enumerate() {
                 if index > 0 {

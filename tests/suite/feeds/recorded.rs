@@ -71,8 +71,19 @@ impl<'a, ST> Again<'a, ST> {
 
 impl<ST> QueryFragment<DB> for Again<'_, ST> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        // A statement led by a MariaDB executable comment (`/*M! SET STATEMENT .. FOR */`) is
+        // run again under the settings it names: the comment, then the prefix.
+        let lead = self.recorded.sql.first().and_then(|sql| {
+            let end = sql.strip_prefix("/*M!").and(sql.find("*/ "))?;
+            Some(&sql[..end + 3])
+        });
+        out.push_sql(lead.unwrap_or(""));
         out.push_sql(self.prefix);
         for (index, sql) in self.recorded.sql.iter().enumerate() {
+            let sql = match (index, lead) {
+                (0, Some(lead)) => &sql[lead.len()..],
+                _ => sql,
+            };
             out.push_sql(sql);
             match self.recorded.binds.get(index) {
                 Some(Bind::Int(value)) => out.push_bind_param::<BigInt, _>(value)?,
