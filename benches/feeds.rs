@@ -21,6 +21,7 @@
 //! ```sh
 //! cargo bench -p keyset-benches --bench feeds                             # SQLite
 //! cargo bench -p keyset-benches --bench feeds --features postgres,mysql   # and the servers
+//! KEYSET_BENCH_ENGINES=mariadb cargo bench -p keyset-benches --bench feeds --features mysql
 //! ```
 //!
 //! Writes `feeds.csv` and `feeds-ratios.csv` into `KEYSET_BENCH_OUT` (default
@@ -61,11 +62,17 @@ fn main() {
     let load_before = load_average();
     let started = Instant::now();
 
-    run(&mut criterion, backends::sqlite(), &mut results);
+    if engine("sqlite") {
+        run(&mut criterion, backends::sqlite(), &mut results);
+    }
     #[cfg(feature = "postgres")]
-    run(&mut criterion, backends::postgres(), &mut results);
+    if engine("postgres") {
+        run(&mut criterion, backends::postgres(), &mut results);
+    }
     #[cfg(feature = "mysql")]
-    run(&mut criterion, backends::mysql(), &mut results);
+    if engine("mariadb") {
+        run(&mut criterion, backends::mysql(), &mut results);
+    }
 
     criterion.final_summary();
     if results.ratios.0.is_empty() {
@@ -96,6 +103,13 @@ fn main() {
     );
     measure::write(&keyset_benches::work_dir(), "feeds.md", &markdown);
     println!("\n{markdown}");
+}
+
+/// Whether this run measures `name`'s engine: every one the features build, or those that
+/// `KEYSET_BENCH_ENGINES` names (`sqlite,postgres,mariadb`), to rerun one engine alone.
+fn engine(name: &str) -> bool {
+    std::env::var("KEYSET_BENCH_ENGINES")
+        .map_or(true, |engines| engines.split(',').any(|engine| engine.trim() == name))
 }
 
 /// `/proc/loadavg`'s first three fields, or `?` where there is none.
