@@ -7,7 +7,7 @@
 //! 1,000 authors), at the first page and deep (the cursor a real walk of the feed reached after
 //! 50 pages of 20, or the last full page of a shorter feed):
 //!
-//! - **API**: `paginate(..).among(author_id, set).load_page(..)`, tokens included;
+//! - **API**: `among(author_id, set).paginate(..)?.load_page(..)`, tokens included;
 //! - **naive**: `filter(author_id.eq_any(set))`, `FeedPost::after(&cursor)`, the model's ORDER BY,
 //!   `LIMIT 21`: what users write today;
 //! - **hand-written**: on PostgreSQL a `LATERAL` join over the set as an array and GitLab's

@@ -29,9 +29,9 @@ macro_rules! pages {
         fn api(conn: &mut $conn, set: &[i64], request: &PageRequest) -> Page<FeedPost> {
             bench_feed::table
                 .select(FeedPost::as_select())
+                .among(bench_feed::author_id, set.to_vec())
                 .paginate(request)
                 .expect("a valid request")
-                .among(bench_feed::author_id, set.to_vec())
                 .load_page(conn)
                 .expect("the API page")
         }

@@ -1,7 +1,7 @@
 //! The pages the feeds bench times over `bench_feed` ([`crate::feed_seed`]), each the 20 newest
 //! posts (and the probe row) of a set of authors, after a cursor or from the start:
 //!
-//! - `api`: `paginate(..).among(author_id, set).load_page(..)`, tokens included;
+//! - `api`: `among(author_id, set).paginate(..)?.load_page(..)`, tokens included;
 //! - `naive`: what users write today, `filter(author_id.eq_any(set))` with
 //!   [`Keyset::after`], the model's ORDER BY and `LIMIT 21`;
 //! - [`Hand`] statements, SQL written by an expert and run through Diesel with binds, cached as

@@ -13,6 +13,10 @@
 //! that of the order's first key (without it, the order as declared), the other reversing every
 //! key. A cursor pages on in its own order and direction only.
 //!
+//! `feed(authors: [1, 2, 3], ..)` takes the same arguments and pages the posts of those authors
+//! (at most [`MAX_FEED_AUTHORS`] of them), one index seek per author at most, as `/feed` does; its
+//! cursors page `posts` too, and the other way round.
+//!
 //! Served at `POST /graphql` (a JSON body `{"query": "..", "variables": {..}}`), by
 //! [`router`]. Errors carry `extensions.code`: `BAD_USER_INPUT` (a bad cursor or argument, with
 //! the reason), `SERVICE_UNAVAILABLE` (no database connection free within the pool's wait
@@ -40,8 +44,9 @@ use axum::{Json, Router};
 use chrono::NaiveDateTime;
 use diesel::{QueryDsl, SelectableHelper};
 use keyset_runtime::relay::{load_connection_by_async, ConnectionArgs};
-use keyset_runtime::{AsyncPageQuery, Paginate, SortDirection};
+use keyset_runtime::{Among, AsyncPageQuery, Paginate, SortDirection};
 
+use crate::db::feed::MAX_FEED_AUTHORS;
 use crate::db::{posts, Backend, Db, Post, PostOrder, PostsQuery};
 use crate::pool::PoolError;
 use crate::web::{query_too_long, RETRY_AFTER_SECS};
@@ -185,31 +190,60 @@ impl QueryRoot {
         last: Option<i32>,
     ) -> async_graphql::Result<Connection<String, PostNode>> {
         let args = ConnectionArgs::new(after, before, first, last).map_err(|err| err.extend())?;
-        let order =
-            (PostOrder::from(order_by.unwrap_or_default()), direction.map(SortDirection::from));
-        let db = ctx.data::<Db>()?;
-        let connection = match db.backend() {
-            Backend::Sqlite(pool) => {
-                connection(&mut *pool.get().await.map_err(unavailable)?, order, &args).await
-            }
-            #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => {
-                connection(&mut *pool.get().await.map_err(unavailable)?, order, &args).await
-            }
-            #[cfg(feature = "mysql")]
-            Backend::Mysql(pool) => {
-                connection(&mut *pool.get().await.map_err(unavailable)?, order, &args).await
-            }
-        };
-        // A bad cursor is `BAD_USER_INPUT` with the reason; a database failure is logged, and
-        // the client is told no more (`INTERNAL_SERVER_ERROR`).
-        connection.map_err(|err| {
-            if !err.is_client_error() {
-                eprintln!("internal error: {err}");
-            }
-            err.extend()
-        })
+        resolve(ctx, (order_by, direction), &args, None).await
     }
+
+    /// The posts of `authors` (at most [`MAX_FEED_AUTHORS`]; none is an empty connection), as
+    /// [`posts`](Self::posts) pages them: a feed, each page at most one index seek per author.
+    /// Its cursors are those of `posts` in the same order and direction.
+    #[allow(clippy::too_many_arguments)]
+    async fn feed(
+        &self,
+        ctx: &Context<'_>,
+        authors: Vec<i64>,
+        order_by: Option<PostOrderBy>,
+        direction: Option<Direction>,
+        after: Option<String>,
+        before: Option<String>,
+        first: Option<i32>,
+        last: Option<i32>,
+    ) -> async_graphql::Result<Connection<String, PostNode>> {
+        let args = ConnectionArgs::new(after, before, first, last).map_err(|err| err.extend())?;
+        resolve(ctx, (order_by, direction), &args, Some(authors)).await
+    }
+}
+
+/// The connection `args` asks for of the posts (of `authors` only, given them) in the order
+/// chosen, on a connection of the backend's pool.
+async fn resolve(
+    ctx: &Context<'_>,
+    (order_by, direction): (Option<PostOrderBy>, Option<Direction>),
+    args: &ConnectionArgs,
+    authors: Option<Vec<i64>>,
+) -> async_graphql::Result<Connection<String, PostNode>> {
+    let order = (PostOrder::from(order_by.unwrap_or_default()), direction.map(SortDirection::from));
+    let db = ctx.data::<Db>()?;
+    let connection = match db.backend() {
+        Backend::Sqlite(pool) => {
+            connection(&mut *pool.get().await.map_err(unavailable)?, order, args, authors).await
+        }
+        #[cfg(feature = "postgres")]
+        Backend::Postgres(pool) => {
+            connection(&mut *pool.get().await.map_err(unavailable)?, order, args, authors).await
+        }
+        #[cfg(feature = "mysql")]
+        Backend::Mysql(pool) => {
+            connection(&mut *pool.get().await.map_err(unavailable)?, order, args, authors).await
+        }
+    };
+    // A bad cursor or too many authors is `BAD_USER_INPUT` with the reason; a database failure
+    // is logged, and the client is told no more (`INTERNAL_SERVER_ERROR`).
+    connection.map_err(|err| {
+        if !err.is_client_error() {
+            eprintln!("internal error: {err}");
+        }
+        err.extend()
+    })
 }
 
 /// No connection. Busy (the pool's wait ran out): `SERVICE_UNAVAILABLE`, retry after
@@ -230,18 +264,28 @@ fn unavailable(err: PoolError) -> async_graphql::Error {
         .extend_with(|_, e| e.set("code", "INTERNAL_SERVER_ERROR"))
 }
 
-/// One page of posts in `order` as a connection, on any connection keyset can page posts on:
-/// the resolver's code, written once for every backend and every order.
+/// One page of posts in `order` (of `authors` only, given them) as a connection, on any
+/// connection keyset can page posts on: the resolver's code, written once for every backend and
+/// every order.
 async fn connection<C>(
     conn: &mut C,
     (order, direction): (PostOrder, Option<SortDirection>),
     args: &ConnectionArgs,
+    authors: Option<Vec<i64>>,
 ) -> Result<Connection<String, PostNode>, keyset_runtime::Error>
 where
     C: diesel_async::AsyncConnectionCore,
     PostsQuery<C::Backend>:
         AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
+    Among<PostsQuery<C::Backend>, posts::author_id, i64>:
+        AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
 {
     let query = posts::table.select(Post::as_select());
-    load_connection_by_async(query, order, direction, args, conn, PostNode::from).await
+    match authors {
+        None => load_connection_by_async(query, order, direction, args, conn, PostNode::from).await,
+        Some(authors) => {
+            let feed = query.among(posts::author_id, authors).max_set(MAX_FEED_AUTHORS);
+            load_connection_by_async(feed, order, direction, args, conn, PostNode::from).await
+        }
+    }
 }

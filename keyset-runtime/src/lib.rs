@@ -227,6 +227,7 @@ mod shards;
 mod sql;
 pub mod token;
 
+pub use among::{Among, AmongQuery};
 pub use error::{CursorError, Error, RequestError};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;

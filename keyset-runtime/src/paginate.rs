@@ -7,8 +7,12 @@
 //! follows (that row is never returned). Pages before a cursor are fetched in the reverse order
 //! and turned around in memory, so callers always get rows in the model's order.
 
+use diesel::expression::{AsExpression, TypedExpressionType};
 use diesel::query_builder::Query;
+use diesel::sql_types::SqlType;
+use diesel::Column;
 
+use crate::among::{Among, AmongQuery, Prefix, SetType};
 use crate::error::Error;
 use crate::model::Keyset;
 use crate::orders::list::{decode_chosen, OrderList, OrderSet};
@@ -19,6 +23,7 @@ use crate::selection::SelectsModel;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
 use crate::token::keys::TokenKeys;
+use crate::token::CursorValue;
 
 /// Adds keyset pagination to any Diesel query that selects a model with `Model::as_select()`:
 /// plain, filtered, joined or boxed. [`paginate`](Self::paginate) pages in the order the model's
@@ -158,6 +163,125 @@ pub trait Paginate: Sized {
         request: &PageRequest,
         keys: &TokenKeys,
     ) -> Result<Paginated<Self, O::Set>, Error>;
+
+    /// This query among the rows whose `column` is one of `values`: the rows of
+    /// `.filter(column.eq_any(values))`, paged in the same orders with the same tokens, at a
+    /// cost bounded by the set and the page rather than by the data. A feed: the posts of the
+    /// authors a user follows, the issues of a group's projects. It is a query like any other:
+    /// [`paginate`](Self::paginate) pages it, [`relay`](crate::relay) loads it as a connection.
+    ///
+    /// The model declares the index such a page seeks, `#[keyset(prefix(column))]`, and its
+    /// migration writes it: `(author_id, created_at DESC, id DESC)`. Each page then seeks it
+    /// once per value, each seek at most one page long, and merges what they found (on
+    /// PostgreSQL, a `LATERAL` join over the values as one array; on SQLite and MariaDB, a
+    /// union of one branch per value: see [the feeds guide](crate::guide::feeds)). A query that
+    /// cannot run such a statement (one that selects a tuple, or a boxed one) pages among the
+    /// values with `IN (..)`, the same rows at the cost of the plain filter.
+    ///
+    /// A token is a position in the order, not in the set: it stays valid when the set changes
+    /// (a user who follows one more author keeps scrolling), and pages the listing without a
+    /// set too. An empty set is an empty page. More values than
+    /// [`max_set`](crate::Among::max_set) (default [`PageRequest::DEFAULT_MAX_SET`]), or a value
+    /// the database cannot bind, fail the page before any query with
+    /// [`RequestError::SetTooLarge`] or [`RequestError::SetValue`], the client's errors (400).
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// diesel::table! {
+    ///     posts (id) {
+    ///         id -> BigInt,
+    ///         author_id -> BigInt,
+    ///         created_at -> BigInt,
+    ///     }
+    /// }
+    ///
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[keyset(prefix(author_id))] // the index a feed seeks: (author_id, created_at DESC, id DESC)
+    /// struct Post {
+    ///     #[sort(desc)]
+    ///     created_at: i64,
+    ///     #[sort(desc)]
+    ///     #[tiebreaker]
+    ///     id: i64,
+    ///     author_id: i64,
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let mut conn = SqliteConnection::establish(":memory:")?;
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, created_at BIGINT NOT NULL)").execute(&mut conn)?;
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7, 10), (2, 8, 20), (3, 9, 30), (4, 7, 40)").execute(&mut conn)?;
+    /// let followed = vec![7, 9];
+    /// let feed = || posts::table.select(Post::as_select()).among(posts::author_id, followed.clone());
+    /// let first = feed().paginate(&PageRequest::first(2))?.load_page(&mut conn)?;
+    /// assert_eq!(first.items.iter().map(|post| post.id).collect::<Vec<_>>(), [4, 3]);
+    /// let after = PageRequest::after(first.next_cursor.unwrap(), 2);
+    /// let next = feed().paginate(&after)?.load_page(&mut conn)?;
+    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1]);
+    /// assert!(!next.has_next());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn among<C, V>(self, column: C, values: impl IntoIterator<Item = V>) -> Among<Self, C, V>
+    where
+        Self::Model: Prefix<C>,
+        C: Column<SqlType: SqlType + TypedExpressionType>,
+        V: AsExpression<C::SqlType> + CursorValue,
+    {
+        Among::new(self, column, values.into_iter().collect())
+    }
+
+    /// This query among the rows whose `column` is one of the values the subquery `rows`
+    /// yields: [`among`](Self::among) a list that each page reads first, at most one row past
+    /// [`max_set`](crate::AmongQuery::max_set), in one statement more. `total_count` counts
+    /// `column IN (subquery)`.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// diesel::table! {
+    ///     posts (id) { id -> BigInt, author_id -> BigInt }
+    /// }
+    /// diesel::table! {
+    ///     follows (follower_id, author_id) { follower_id -> BigInt, author_id -> BigInt }
+    /// }
+    /// # diesel::allow_tables_to_appear_in_same_query!(posts, follows);
+    ///
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[keyset(prefix(author_id))]
+    /// struct Post {
+    ///     #[sort(desc)]
+    ///     #[tiebreaker]
+    ///     id: i64,
+    ///     author_id: i64,
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let mut conn = SqliteConnection::establish(":memory:")?;
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn)?;
+    /// # diesel::sql_query("CREATE TABLE follows (follower_id BIGINT NOT NULL, author_id BIGINT NOT NULL, PRIMARY KEY (follower_id, author_id))").execute(&mut conn)?;
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 8), (3, 9), (4, 7)").execute(&mut conn)?;
+    /// # diesel::sql_query("INSERT INTO follows VALUES (1, 7), (1, 9), (2, 8)").execute(&mut conn)?;
+    /// let me = 1;
+    /// let followed = follows::table.filter(follows::follower_id.eq(me)).select(follows::author_id);
+    /// let feed = posts::table
+    ///     .select(Post::as_select())
+    ///     .among_query(posts::author_id, followed)
+    ///     .paginate(&PageRequest::first(20))?;
+    /// assert_eq!(feed.total_count(&mut conn)?, 3);
+    /// let page = feed.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [4, 3, 1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn among_query<C, S>(self, column: C, rows: S) -> AmongQuery<Self, C, S>
+    where
+        Self::Model: Prefix<C>,
+        C: Column<SqlType: SqlType + TypedExpressionType>,
+        S: Query<SqlType: SetType<Value: AsExpression<C::SqlType> + CursorValue>>,
+    {
+        AmongQuery::new(self, column, rows)
+    }
 }
 
 impl<Q> Paginate for Q

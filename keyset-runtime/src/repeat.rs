@@ -26,7 +26,7 @@ pub trait Repeat: Sized {
         false
     }
     /// The size of the set of values the query pages among
-    /// ([`Paginated::among`](crate::Paginated::among)), whose page may first walk a window of the
+    /// ([`Paginate::among`](crate::Paginate::among)), whose page may first walk a window of the
     /// order's index as long as the set and the page (see `sql/window.rs`); `None` for any
     /// other query.
     #[doc(hidden)]

@@ -97,9 +97,9 @@ fn a_feed_past_a_cursor_weighs_no_index_merge() {
     let page = |conn: &mut Conn, request: &PageRequest| {
         posts::table
             .select(Newest::as_select())
+            .among(posts::author_id, vec![1, 2, 3])
             .paginate(request)
             .unwrap()
-            .among(posts::author_id, vec![1, 2, 3])
             .load_page(conn)
             .unwrap()
     };

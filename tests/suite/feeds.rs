@@ -1,4 +1,4 @@
-//! Pages among a set of values (`Paginated::among`): a feed of the posts of some authors. Each
+//! Pages among a set of values (`Paginate::among`): a feed of the posts of some authors. Each
 //! walk, forward and back, at several page sizes, must return exactly the rows of the plain
 //! `eq_any` listing in the order, whatever the set: empty, one value, several, repeated values,
 //! values without rows.
@@ -44,8 +44,8 @@ fn naive(conn: &mut Conn, authors: &[i64]) -> Vec<i64> {
 fn feed(conn: &mut Conn, authors: &[i64], request: &PageRequest) -> Result<Page<Newest>, Error> {
     posts::table
         .select(Newest::as_select())
-        .paginate(request)?
         .among(posts::author_id, authors.to_vec())
+        .paginate(request)?
         .load_page(conn)
 }
 
@@ -143,9 +143,9 @@ fn a_feed_in_mixed_directions_and_by_page_number() {
     loop {
         let page = posts::table
             .select(NewestIdAsc::as_select())
+            .among(posts::author_id, [2, 5])
             .paginate(&request)
             .unwrap()
-            .among(posts::author_id, [2, 5])
             .load_page(&mut conn)
             .unwrap();
         walked.extend(page.items.iter().map(|post| post.id));
@@ -157,9 +157,9 @@ fn a_feed_in_mixed_directions_and_by_page_number() {
     assert_eq!(walked, expected);
     let third = posts::table
         .select(NewestIdAsc::as_select())
+        .among(posts::author_id, [2, 5])
         .paginate(&PageRequest::page_number(3, 4))
         .unwrap()
-        .among(posts::author_id, [2, 5])
         .load_page(&mut conn)
         .unwrap();
     assert_eq!(third.items.iter().map(|post| post.id).collect::<Vec<_>>(), expected[8..12]);
@@ -171,9 +171,9 @@ fn a_feed_counts_and_composes_with_filters() {
     let paginated = posts::table
         .filter(posts::score.eq(1))
         .select(Newest::as_select())
+        .among(posts::author_id, [1, 3])
         .paginate(&PageRequest::first(100))
-        .unwrap()
-        .among(posts::author_id, [1, 3]);
+        .unwrap();
     let expected: Vec<i64> = posts::table
         .filter(posts::score.eq(1))
         .filter(posts::author_id.eq_any([1, 3]))
@@ -241,9 +241,9 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
         posts::table
             .filter(posts::score.eq(0).and(posts::id.le(240)))
             .select(Newest::as_select())
+            .among(posts::author_id, sparse.clone())
             .paginate(request)
             .unwrap()
-            .among(posts::author_id, sparse.clone())
             .load_page(conn)
     };
     let first = page(&mut conn, &PageRequest::first(4)).unwrap();
@@ -309,7 +309,7 @@ fn a_feed_over_a_subquery_pages_counts_and_bounds_its_rows() {
     let mut walked = Vec::new();
     loop {
         let paginated =
-            query().paginate(&request).unwrap().among_query(posts::author_id, first_authors());
+            query().among_query(posts::author_id, first_authors()).paginate(&request).unwrap();
         if walked.is_empty() {
             assert_eq!(paginated.total_count(&mut conn).unwrap(), expected.len() as i64);
         }
@@ -324,10 +324,10 @@ fn a_feed_over_a_subquery_pages_counts_and_bounds_its_rows() {
 
     // Three rows, one past a bound of two: refused, as a list of three would be.
     let refused = query()
-        .paginate(&PageRequest::first(7))
-        .unwrap()
         .among_query(posts::author_id, first_authors())
         .max_set(2)
+        .paginate(&PageRequest::first(7))
+        .unwrap()
         .load_page(&mut conn)
         .unwrap_err();
     assert!(
@@ -348,9 +348,9 @@ fn a_feed_pages_the_same_on_the_async_path() {
             .block_on(
                 posts::table
                     .select(Newest::as_select())
+                    .among(posts::author_id, vec![2, 4])
                     .paginate(&request)
                     .unwrap()
-                    .among(posts::author_id, vec![2, 4])
                     .load_page_async(&mut conn),
             )
             .unwrap();
@@ -363,14 +363,14 @@ fn a_feed_pages_the_same_on_the_async_path() {
             .block_on(
                 posts::table
                     .select(Newest::as_select())
-                    .paginate(&request)
-                    .unwrap()
                     .among_query(
                         posts::author_id,
                         keyset_tests::schema::authors::table
                             .filter(keyset_tests::schema::authors::id.eq_any([2_i64, 4]))
                             .select(keyset_tests::schema::authors::id),
                     )
+                    .paginate(&request)
+                    .unwrap()
                     .load_page_async(&mut conn),
             )
             .unwrap();

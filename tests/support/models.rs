@@ -314,7 +314,7 @@ pub mod story_orders {
 }
 
 /// Named orders over posts, for feeds paged among authors in an order chosen at run time
-/// (`paginate_by(..).among(..)`): the newest first, by score, and a nullable leading key placed
+/// (`among(..).paginate_by(..)`): the newest first, by score, and a nullable leading key placed
 /// as SQLite and MariaDB do not place it by themselves.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]

@@ -23,7 +23,7 @@ fn main() {
     // `author_id` is a BigInt: its values are `i64`, not text.
     let _ = posts::table
         .select(Post::as_select())
+        .among(posts::author_id, vec!["7".to_owned()])
         .paginate(&PageRequest::first(20))
-        .unwrap()
-        .among(posts::author_id, vec!["7".to_owned()]);
+        .unwrap();
 }

@@ -23,8 +23,8 @@ fn main() {
     let mut conn = SqliteConnection::establish(":memory:").unwrap();
     let _ = posts::table
         .select(Post::as_select())
+        .among(posts::author_id, vec![1_i64, 2])
         .paginate(&PageRequest::first(20))
         .unwrap()
-        .among(posts::author_id, vec![1_i64, 2])
         .load_page(&mut conn);
 }

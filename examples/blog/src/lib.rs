@@ -64,7 +64,7 @@ pub mod schema {
 use schema::{memberships, posts};
 
 /// The newest posts first, and the newest posts of some authors first (a feed:
-/// [`Paginated::among`](keyset_runtime::Paginated::among)). `prefix(author_id)` declares the
+/// [`Paginate::among`](keyset_runtime::Paginate::among)). `prefix(author_id)` declares the
 /// index such a page seeks, `(author_id, created_at DESC, id DESC)`, beside the order's own:
 /// the migration writer writes both.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]

@@ -1,16 +1,19 @@
 //! Feeds: the posts of some authors, in any of [`Post`]'s orders, paged among the authors with
-//! keyset's [`among`](keyset_runtime::Paginated::among) (a list the client sends) or
-//! [`among_query`](keyset_runtime::Paginated::among_query) (the authors a user follows, read from
+//! keyset's [`among`](keyset_runtime::Paginate::among) (a list the client sends) or
+//! [`among_query`](keyset_runtime::Paginate::among_query) (the authors a user follows, read from
 //! `follows`). Each page seeks the index `(author_id, <the order's keys>)` once per author at
 //! most, whatever the authors and however old their posts; the page, its tokens and its errors
 //! are those of any other listing of posts, and a token is a position in the order, not in the
 //! set: it pages on after the user follows another author.
 
+use diesel::dsl::{Eq, Filter, Select};
 use diesel::{ExpressionMethods, QueryDsl, SelectableHelper};
-use diesel_async::RunQueryDsl;
-use keyset_runtime::{Page, PageRequest, Paginate, SortDirection};
+use diesel_async::{AsyncConnectionCore, RunQueryDsl};
+use keyset_runtime::{
+    Among, AmongQuery, AsyncPageQuery, Page, PageRequest, Paginate, SortDirection,
+};
 
-use super::{follows, posts, Backend, Db, Error, Post, PostOrder};
+use super::{follows, posts, Backend, Db, Error, Post, PostOrder, PostsQuery};
 
 /// The most authors a client may list in one feed (`?authors=`): each costs a page up to one
 /// index seek. More is the client's error, [`RequestError::SetTooLarge`] (400), before any
@@ -19,30 +22,6 @@ use super::{follows, posts, Backend, Db, Error, Post, PostOrder};
 ///
 /// [`RequestError::SetTooLarge`]: keyset_runtime::RequestError::SetTooLarge
 pub const MAX_FEED_AUTHORS: usize = 100;
-
-/// Runs `$body` on a connection of `$db`'s pool, `$conn`, one arm per backend: each arm builds
-/// its own query, since a feed's query type (which names the backend) has no name to write a
-/// generic bound with, as [`super::page`] does for plain pages.
-macro_rules! on_connection {
-    ($db:expr, |$conn:ident| $body:expr) => {
-        match $db.backend() {
-            Backend::Sqlite(pool) => {
-                let $conn = &mut *pool.get().await?;
-                $body
-            }
-            #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => {
-                let $conn = &mut *pool.get().await?;
-                $body
-            }
-            #[cfg(feature = "mysql")]
-            Backend::Mysql(pool) => {
-                let $conn = &mut *pool.get().await?;
-                $body
-            }
-        }
-    };
-}
 
 impl Db {
     /// The page `request` asks for of the posts by `authors`, in `order` and `dir` (as
@@ -56,15 +35,20 @@ impl Db {
         authors: &[i64],
         request: &PageRequest,
     ) -> Result<Page<Post>, Error> {
-        Ok(on_connection!(self, |conn| {
-            posts::table
-                .select(Post::as_select())
-                .paginate_by(order, dir, request)?
-                .among(posts::author_id, authors.to_vec())
-                .max_set(MAX_FEED_AUTHORS)
-                .load_page_async(conn)
-                .await?
-        }))
+        let authors = authors.to_vec();
+        Ok(match self.backend() {
+            Backend::Sqlite(pool) => {
+                feed(&mut *pool.get().await?, order, dir, authors, request).await?
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(pool) => {
+                feed(&mut *pool.get().await?, order, dir, authors, request).await?
+            }
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => {
+                feed(&mut *pool.get().await?, order, dir, authors, request).await?
+            }
+        })
     }
 
     /// The page `request` asks for of the posts by the authors `user` follows, as
@@ -80,14 +64,19 @@ impl Db {
     ) -> Result<Page<Post>, Error> {
         let followed = follows::table.filter(follows::follower_id.eq(user));
         let followed = followed.select(follows::author_id);
-        Ok(on_connection!(self, |conn| {
-            posts::table
-                .select(Post::as_select())
-                .paginate_by(order, dir, request)?
-                .among_query(posts::author_id, followed)
-                .load_page_async(conn)
-                .await?
-        }))
+        Ok(match self.backend() {
+            Backend::Sqlite(pool) => {
+                follows_feed(&mut *pool.get().await?, order, dir, followed, request).await?
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(pool) => {
+                follows_feed(&mut *pool.get().await?, order, dir, followed, request).await?
+            }
+            #[cfg(feature = "mysql")]
+            Backend::Mysql(pool) => {
+                follows_feed(&mut *pool.get().await?, order, dir, followed, request).await?
+            }
+        })
     }
 
     /// `user` follows `author` from now on; whether they did not before. Their feed's tokens
@@ -127,6 +116,47 @@ impl Db {
             Backend::Mysql(pool) => authors.load(&mut *pool.get().await?).await?,
         })
     }
+}
+
+/// The authors a user follows: the subquery their feed pages among.
+pub type Followed =
+    Select<Filter<follows::table, Eq<follows::follower_id, i64>>, follows::author_id>;
+
+/// A feed among a list of authors, on any connection keyset pages posts on: the handler's code,
+/// written once for every backend, as [`page`](super::page) is. The query's type has a name,
+/// [`Among`], so the bound can say so.
+async fn feed<C>(
+    conn: &mut C,
+    order: PostOrder,
+    dir: Option<SortDirection>,
+    authors: Vec<i64>,
+    request: &PageRequest,
+) -> Result<Page<Post>, keyset_runtime::Error>
+where
+    C: AsyncConnectionCore,
+    Among<PostsQuery<C::Backend>, posts::author_id, i64>:
+        AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
+{
+    let query = posts::table.select(Post::as_select());
+    let query = query.among(posts::author_id, authors).max_set(MAX_FEED_AUTHORS);
+    query.paginate_by(order, dir, request)?.load_page_async(conn).await
+}
+
+/// A feed among the authors a user follows, on any connection keyset pages posts on.
+async fn follows_feed<C>(
+    conn: &mut C,
+    order: PostOrder,
+    dir: Option<SortDirection>,
+    followed: Followed,
+    request: &PageRequest,
+) -> Result<Page<Post>, keyset_runtime::Error>
+where
+    C: AsyncConnectionCore,
+    AmongQuery<PostsQuery<C::Backend>, posts::author_id, Followed>:
+        AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
+{
+    let query = posts::table.select(Post::as_select()).among_query(posts::author_id, followed);
+    query.paginate_by(order, dir, request)?.load_page_async(conn).await
 }
 
 /// Whom seeded user `user` (1 to [`Post::AUTHORS`]) follows: the next three authors, around.

@@ -1,20 +1,16 @@
 //! Pages among a set of values of one column: a feed, the posts of the authors a user follows
-//! ([`Paginated::among`]). What a page among them runs, per engine, is in `sql/members.rs`; the
-//! match that builds it is in `run/among.rs`.
+//! ([`Paginate::among`](crate::Paginate::among)). What a page among them runs, per engine, is in
+//! `sql/members.rs`; the match that builds it is in `run/among.rs`.
 //!
 //! The set rides on the query ([`Among`] wraps it), so everything that pages a query pages a
-//! feed too: named orders, both directions, tokens, signing, counts, sync and async.
+//! feed too: named orders, both directions, tokens, signing, counts, sync and async, Relay
+//! connections, and generic code bound by [`PageQuery`](crate::PageQuery).
 
 use diesel::dsl::{CountStar, Filter, Select};
-use diesel::expression::{AsExpression, TypedExpressionType};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::{FilterDsl, SelectDsl};
-use diesel::sql_types::SqlType;
-use diesel::Column;
 
 use crate::error::{CursorError, Error};
-use crate::orders::list::OrderSet;
-use crate::paginate::{Paginate, Paginated};
 use crate::repeat::Repeat;
 use crate::request::{PageRequest, RequestError};
 use crate::sql::Member;
@@ -36,15 +32,54 @@ pub use rows::{AmongQuery, SetType};
 )]
 pub trait Prefix<C> {}
 
-/// A query paged among a set of values of its column `C` (built by [`Paginated::among`];
-/// named in bounds only).
-#[doc(hidden)]
+/// The query `Q` among a set of values of its column `C`: its rows are those of
+/// `.filter(column.eq_any(values))`, and its pages seek the model's prefix index once per value
+/// at most. Built by [`Paginate::among`](crate::Paginate::among); it is a query like any other,
+/// which [`paginate`](crate::Paginate::paginate) pages, Relay connections load
+/// ([`relay`](crate::relay)) and generic code bounds with [`PageQuery`](crate::PageQuery).
 #[derive(Debug, Clone)]
 pub struct Among<Q, C, V> {
     pub(crate) query: Q,
     pub(crate) column: C,
     pub(crate) values: Vec<V>,
     pub(crate) max_set: usize,
+}
+
+impl<Q, C, V> Among<Q, C, V> {
+    /// `query` among `values` of `column`, at most the default bound of them.
+    pub(crate) fn new(query: Q, column: C, values: Vec<V>) -> Self {
+        Among { query, column, values, max_set: PageRequest::DEFAULT_MAX_SET }
+    }
+
+    /// Pages among at most `max_set` values (default [`PageRequest::DEFAULT_MAX_SET`], at most
+    /// [`PageRequest::MAX_SET`]): a larger set fails the page (and its count), before any query,
+    /// with [`RequestError::SetTooLarge`] (400). A page costs up to one index seek per value, so
+    /// the bound is the listing's most expensive page.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate, RequestError, Error};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
+    /// # #[keyset(prefix(author_id))]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64, author_id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+    /// let refused = posts::table
+    ///     .select(Post::as_select())
+    ///     .among(posts::author_id, [1, 2, 3])
+    ///     .max_set(2)
+    ///     .paginate(&PageRequest::first(20))?
+    ///     .load_page(&mut conn)
+    ///     .unwrap_err();
+    /// assert!(matches!(refused, Error::Request(RequestError::SetTooLarge { len: Some(3), max: 2 })));
+    /// assert!(refused.is_client_error());
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn max_set(mut self, max_set: usize) -> Self {
+        self.max_set = max_set.min(PageRequest::MAX_SET);
+        self
+    }
 }
 
 impl<Q, C, V: CursorValue> Among<Q, C, V> {
@@ -105,7 +140,8 @@ impl<Q: Repeat, C: Clone, V: Clone + CursorValue> Repeat for Among<Q, C, V> {
     }
 }
 
-/// `SELECT COUNT(*)` among the set: what [`Paginated::total_count`] counts.
+/// `SELECT COUNT(*)` among the set: what [`Paginated::total_count`](crate::Paginated::total_count)
+/// counts.
 impl<Q, C, V: Clone> SelectDsl<CountStar> for Among<Q, C, V>
 where
     Q: FilterDsl<Member<C, V>>,
@@ -115,117 +151,5 @@ where
     fn select(self, selection: CountStar) -> Self::Output {
         let member = Member::any(self.column, self.values);
         SelectDsl::select(FilterDsl::filter(self.query, member), selection)
-    }
-}
-
-impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
-    /// This page among the rows whose `column` is one of `values`: the rows of
-    /// `.filter(column.eq_any(values))`, in the same order, with the same tokens, at a cost
-    /// bounded by the set and the page rather than by the data. A feed: the posts of the authors
-    /// a user follows, the issues of a group's projects.
-    ///
-    /// The model declares the index such a page seeks, `#[keyset(prefix(column))]`, and its
-    /// migration writes it: `(author_id, created_at DESC, id DESC)`. Each page then seeks it
-    /// once per value, each seek at most one page long, and merges what they found (on
-    /// PostgreSQL, a `LATERAL` join over the values as one array; on SQLite and MariaDB, a
-    /// `UNION` of one branch per value: see [the SQL guide](crate::guide::sql)). A query that
-    /// cannot run such a statement (one that selects a tuple, or a boxed one) pages among the
-    /// values with `IN (..)`, the same rows at the cost of the plain filter.
-    ///
-    /// A token is a position in the order, not in the set: it stays valid when the set changes
-    /// (a user who follows one more author keeps scrolling), and pages the listing without a
-    /// set too. An empty set is an empty page. More values than [`max_set`](Self::max_set)
-    /// (default [`PageRequest::DEFAULT_MAX_SET`]), or a value the database cannot bind, fail the
-    /// page before any query with [`RequestError::SetTooLarge`] or [`RequestError::SetValue`],
-    /// the client's errors (400).
-    ///
-    /// ```
-    /// # use diesel::prelude::*;
-    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
-    /// diesel::table! {
-    ///     posts (id) {
-    ///         id -> BigInt,
-    ///         author_id -> BigInt,
-    ///         created_at -> BigInt,
-    ///     }
-    /// }
-    ///
-    /// #[derive(Queryable, Selectable, Keyset)]
-    /// #[keyset(prefix(author_id))] // the index a feed seeks: (author_id, created_at DESC, id DESC)
-    /// struct Post {
-    ///     #[sort(desc)]
-    ///     created_at: i64,
-    ///     #[sort(desc)]
-    ///     #[tiebreaker]
-    ///     id: i64,
-    ///     author_id: i64,
-    /// }
-    ///
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let mut conn = SqliteConnection::establish(":memory:")?;
-    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, created_at BIGINT NOT NULL)").execute(&mut conn)?;
-    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7, 10), (2, 8, 20), (3, 9, 30), (4, 7, 40)").execute(&mut conn)?;
-    /// let followed = vec![7, 9];
-    /// let feed = |request: &PageRequest| {
-    ///     posts::table.select(Post::as_select()).paginate(request).map(|page| page.among(posts::author_id, followed.clone()))
-    /// };
-    /// let first = feed(&PageRequest::first(2))?.load_page(&mut conn)?;
-    /// assert_eq!(first.items.iter().map(|post| post.id).collect::<Vec<_>>(), [4, 3]);
-    /// let next = feed(&PageRequest::after(first.next_cursor.unwrap(), 2))?.load_page(&mut conn)?;
-    /// assert_eq!(next.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1]);
-    /// assert!(!next.has_next());
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn among<C, V>(
-        self,
-        column: C,
-        values: impl IntoIterator<Item = V>,
-    ) -> Paginated<Among<Q, C, V>, O>
-    where
-        Q::Model: Prefix<C>,
-        C: Column<SqlType: SqlType + TypedExpressionType>,
-        V: AsExpression<C::SqlType> + CursorValue,
-        Among<Q, C, V>: Paginate,
-    {
-        let Paginated { query, chosen, limit, codec } = self;
-        let values = values.into_iter().collect();
-        let query = Among { query, column, values, max_set: PageRequest::DEFAULT_MAX_SET };
-        Paginated { query, chosen, limit, codec }
-    }
-}
-
-impl<Q, C, V, O: OrderSet> Paginated<Among<Q, C, V>, O>
-where
-    Among<Q, C, V>: Paginate,
-{
-    /// Pages among at most `max_set` values (default [`PageRequest::DEFAULT_MAX_SET`], at most
-    /// [`PageRequest::MAX_SET`]): a larger set fails the page, before any query, with
-    /// [`RequestError::SetTooLarge`] (400). A page costs up to one index seek per value, so the
-    /// bound is the listing's most expensive page.
-    ///
-    /// ```
-    /// # use diesel::prelude::*;
-    /// # use keyset_runtime::{Keyset, PageRequest, Paginate, RequestError, Error};
-    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
-    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
-    /// # #[keyset(prefix(author_id))]
-    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64, author_id: i64 }
-    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
-    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
-    /// let refused = posts::table
-    ///     .select(Post::as_select())
-    ///     .paginate(&PageRequest::first(20))?
-    ///     .among(posts::author_id, [1, 2, 3])
-    ///     .max_set(2)
-    ///     .load_page(&mut conn)
-    ///     .unwrap_err();
-    /// assert!(matches!(refused, Error::Request(RequestError::SetTooLarge { len: Some(3), max: 2 })));
-    /// assert!(refused.is_client_error());
-    /// # Ok::<(), keyset_runtime::Error>(())
-    /// ```
-    pub fn max_set(mut self, max_set: usize) -> Self {
-        self.query.max_set = max_set.min(PageRequest::MAX_SET);
-        self
     }
 }

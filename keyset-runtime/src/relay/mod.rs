@@ -62,6 +62,55 @@
 //! # }
 //! ```
 //!
+//! # Feeds
+//!
+//! A query narrowed to a set of values ([`Paginate::among`](crate::Paginate::among), or
+//! [`among_query`](crate::Paginate::among_query) over a subquery) is a query like any other: a
+//! connection loads it as it loads the listing, at one index seek per value at most, and its
+//! cursors page it either way. A set over its bound is the client's error, before any query.
+//!
+//! ```
+//! # use diesel::prelude::*;
+//! use keyset_runtime::relay::{load_connection, ConnectionArgs};
+//! use keyset_runtime::{Keyset, Paginate};
+//! # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+//!
+//! #[derive(Queryable, Selectable, Keyset, async_graphql::SimpleObject)]
+//! #[keyset(prefix(author_id))]
+//! struct Post {
+//!     #[sort(desc)]
+//!     #[tiebreaker]
+//!     id: i64,
+//!     author_id: i64,
+//! }
+//!
+//! /// `feed(authors: [Int!]!, first: Int, after: String, last: Int, before: String)`.
+//! fn feed(
+//!     conn: &mut SqliteConnection,
+//!     authors: Vec<i64>,
+//!     args: &ConnectionArgs,
+//! ) -> Result<async_graphql::connection::Connection<String, Post>, keyset_runtime::Error> {
+//!     let query = posts::table.select(Post::as_select()).among(posts::author_id, authors);
+//!     load_connection(query.max_set(100), args, conn)
+//! }
+//!
+//! # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+//! # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+//! # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 8), (3, 9), (4, 7)").execute(&mut conn).unwrap();
+//! let first = ConnectionArgs::new(None, None, Some(2), None).unwrap();
+//! let page = feed(&mut conn, vec![7, 9], &first)?;
+//! assert_eq!(page.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [4, 3]);
+//! let end = page.edges.last().map(|edge| edge.cursor.clone());
+//! let after = ConnectionArgs::new(end, None, Some(2), None).unwrap();
+//! let next = feed(&mut conn, vec![7, 9], &after)?;
+//! assert_eq!(next.edges.iter().map(|edge| edge.node.id).collect::<Vec<_>>(), [1]);
+//! assert!(!next.has_next_page && next.has_previous_page);
+//!
+//! let refused = feed(&mut conn, (0..101).collect(), &first).err().unwrap();
+//! assert!(refused.is_client_error());
+//! # Ok::<(), keyset_runtime::Error>(())
+//! ```
+//!
 //! # Cursors
 //!
 //! Each edge's cursor is the token of its row: the same token a REST page's `next_cursor` would be

@@ -52,11 +52,11 @@ impl PageRequest {
     /// Largest page served unless [`Paginated::max_limit`](crate::Paginated::max_limit) says
     /// otherwise; larger requests are clamped to it.
     pub const DEFAULT_MAX_LIMIT: u32 = 100;
-    /// Most values a page among a set ([`Paginated::among`](crate::Paginated::among)) takes
-    /// unless [`Paginated::max_set`](crate::Paginated::max_set) says otherwise; a larger set is
+    /// Most values a page among a set ([`Paginate::among`](crate::Paginate::among)) takes
+    /// unless [`Among::max_set`](crate::Among::max_set) says otherwise; a larger set is
     /// refused ([`RequestError::SetTooLarge`]), not cut.
     pub const DEFAULT_MAX_SET: usize = 1_000;
-    /// The largest bound [`Paginated::max_set`](crate::Paginated::max_set) sets. On SQLite and
+    /// The largest bound [`Among::max_set`](crate::Among::max_set) sets. On SQLite and
     /// MariaDB a page runs one branch per value (padded to a power of two) in one statement, each
     /// binding the value, the cursor and the limit: 2,048 of them leave SQLite's 32,766 binds
     /// per statement room for 15 per branch, and MariaDB's 65,535 for 31.
@@ -345,9 +345,9 @@ pub enum RequestError {
         /// The page size served.
         limit: u32,
     },
-    /// A page among a set of values ([`Paginated::among`](crate::Paginated::among)) was given
+    /// A page among a set of values ([`Paginate::among`](crate::Paginate::among)) was given
     /// more values than the listing pages among
-    /// ([`Paginated::max_set`](crate::Paginated::max_set)); `len` is `None` for a subquery,
+    /// ([`Among::max_set`](crate::Among::max_set)); `len` is `None` for a subquery,
     /// which is read no further than one row past the bound.
     #[error("{}", set_too_large(*.len, *.max))]
     SetTooLarge {

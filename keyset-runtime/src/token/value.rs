@@ -91,7 +91,7 @@ pub trait CursorValue: Sized {
     /// integers, `bool` and UUIDs; false (the default) for text, which a collation may hold
     /// equal in another case or with trailing spaces, floats (`-0.0 = 0.0`), decimals
     /// (`1.0 = 1.00`) and dates and times (compared at the column's precision). A page among a
-    /// set of such values ([`Paginated::among`](crate::Paginated::among)) drops the list's
+    /// set of such values ([`Paginate::among`](crate::Paginate::among)) drops the list's
     /// repeats and merges its seeks with `UNION ALL`; otherwise with `UNION`, which drops the
     /// rows two values share.
     #[doc(hidden)]

@@ -85,9 +85,9 @@ fn a_feed_pages_alike_on_both_paths() {
                 let newest = |request: &PageRequest| {
                     posts::table
                         .select(Newest::as_select())
+                        .among(posts::author_id, authors.to_vec())
                         .paginate(request)
                         .unwrap()
-                        .among(posts::author_id, authors.to_vec())
                 };
                 let (forward, backward) =
                     walk_both(limit, |request| on_both!(both, newest, request));
@@ -103,9 +103,9 @@ fn a_feed_pages_alike_on_both_paths() {
             let rank_due = |request: &PageRequest| {
                 posts::table
                     .select(RankDue::as_select())
+                    .among(posts::author_id, authors.to_vec())
                     .paginate(request)
                     .unwrap()
-                    .among(posts::author_id, authors.to_vec())
             };
             let (forward, backward) = walk_both(4, |request| on_both!(both, rank_due, request));
             assert_eq!(forward, backward);
@@ -113,9 +113,9 @@ fn a_feed_pages_alike_on_both_paths() {
             let top = |request: &PageRequest| {
                 posts::table
                     .select(FeedPost::as_select())
+                    .among(posts::author_id, authors.to_vec())
                     .paginate_by(FeedPostOrder::Top, Some(SortDirection::Asc), request)
                     .unwrap()
-                    .among(posts::author_id, authors.to_vec())
             };
             let (forward, backward) = walk_both(5, |request| on_both!(both, top, request));
             assert_eq!(forward, backward);
@@ -143,10 +143,10 @@ fn a_set_beyond_its_bound_is_refused_alike_on_the_async_path() {
     diesel_async::AsyncConnection::set_instrumentation(&mut both.asynchronous, recorder(&log));
     let paginated = posts::table
         .select(Newest::as_select())
-        .paginate(&PageRequest::first(5))
-        .unwrap()
         .among(posts::author_id, [1, 2, 3])
-        .max_set(2);
+        .max_set(2)
+        .paginate(&PageRequest::first(5))
+        .unwrap();
     let refused = both.rt.block_on(paginated.load_page_async(&mut both.asynchronous)).unwrap_err();
     assert!(
         matches!(refused, Error::Request(RequestError::SetTooLarge { len: Some(3), max: 2 })),

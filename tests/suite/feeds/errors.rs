@@ -42,10 +42,10 @@ fn a_set_beyond_its_bound_is_the_clients_error_before_any_query() {
     let page = |conn: &mut crate::Conn, authors: Vec<i64>, max: usize| {
         posts::table
             .select(Newest::as_select())
-            .paginate(&PageRequest::first(5))
-            .unwrap()
             .among(posts::author_id, authors)
             .max_set(max)
+            .paginate(&PageRequest::first(5))
+            .unwrap()
             .load_page(conn)
     };
     assert_too_large(&page(&mut conn, vec![1, 2, 3], 2).unwrap_err(), 3, 2);
@@ -67,18 +67,18 @@ fn a_count_among_a_set_beyond_its_bound_is_refused_too() {
     let mut conn = db::seeded(10);
     let paginated = posts::table
         .select(Newest::as_select())
-        .paginate(&PageRequest::first(5))
-        .unwrap()
         .among(posts::author_id, [1, 2, 3])
-        .max_set(2);
+        .max_set(2)
+        .paginate(&PageRequest::first(5))
+        .unwrap();
     let (counted, ran) = recorded(&mut conn, |conn| paginated.total_count(conn));
     assert_too_large(&counted.unwrap_err(), 3, 2);
     assert_eq!(ran, Vec::<String>::new(), "no statement ran");
     let tags = posts::table
         .select(Newest::as_select())
+        .among(posts::tag, vec!["apple".to_owned(), "a\0b".to_owned()])
         .paginate(&PageRequest::first(5))
-        .unwrap()
-        .among(posts::tag, vec!["apple".to_owned(), "a\0b".to_owned()]);
+        .unwrap();
     let (counted, ran) = recorded(&mut conn, |conn| tags.total_count(conn));
     if backend() == Backend::Postgres {
         let refused = counted.unwrap_err();
@@ -108,9 +108,9 @@ fn a_text_value_the_database_cannot_bind_is_the_clients_error() {
     let page = |conn: &mut crate::Conn, request: &PageRequest| {
         posts::table
             .select(Newest::as_select())
+            .among(posts::tag, tags.clone())
             .paginate(request)
             .unwrap()
-            .among(posts::tag, tags.clone())
             .load_page(conn)
     };
     let (loaded, ran) = recorded(&mut conn, |conn| page(conn, &PageRequest::first(100)));
@@ -127,9 +127,9 @@ fn a_text_value_the_database_cannot_bind_is_the_clients_error() {
         let bindable = vec!["apple".to_owned(), "ß".to_owned()];
         let page = posts::table
             .select(Newest::as_select())
+            .among(posts::tag, bindable.clone())
             .paginate(&PageRequest::first(100))
             .unwrap()
-            .among(posts::tag, bindable.clone())
             .load_page(&mut conn)
             .unwrap();
         assert_eq!(ids(&page), by_tag(&mut conn, &bindable));

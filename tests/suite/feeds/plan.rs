@@ -187,9 +187,9 @@ fn unbounded_pages(at: &[At]) -> Vec<String> {
         let page = |conn: &mut Conn, request: &PageRequest| {
             posts::table
                 .select(Newest::as_select())
+                .among(posts::author_id, authors.clone())
                 .paginate(request)
                 .unwrap()
-                .among(posts::author_id, authors.clone())
                 .load_page(conn)
                 .unwrap()
         };

@@ -51,9 +51,9 @@ macro_rules! check_feed {
             let load = |request: &PageRequest| {
                 posts::table
                     .select(<$model>::as_select())
+                    .among(posts::author_id, $set.clone())
                     .paginate(request)?
                     .max_limit(u32::MAX)
-                    .among(posts::author_id, $set.clone())
                     .load_page($conn)
             };
             check_pages(&expected, load, walk)?;

@@ -51,9 +51,9 @@ macro_rules! walks_exactly {
             let (forward, backward) = walk_both(limit, |request| {
                 posts::table
                     .select(<$model>::as_select())
+                    .among(posts::author_id, $authors.to_vec())
                     .paginate(request)
                     .unwrap()
-                    .among(posts::author_id, $authors.to_vec())
                     .load_page($conn)
                     .unwrap()
             });
@@ -151,7 +151,7 @@ fn feed_post_order(
     }
 }
 
-/// `paginate_by(order, dir, ..).among(..)`: every named order of [`FeedPost`], as declared and
+/// `among(..).paginate_by(order, dir, ..)`: every named order of [`FeedPost`], as declared and
 /// reversed, walks exactly among every set; a token is the order's and pages on in it alone.
 #[test]
 fn named_orders_walk_exactly_in_both_directions() {
@@ -170,9 +170,9 @@ fn named_orders_walk_exactly_in_both_directions() {
                     let (forward, backward) = walk_both(limit, |request| {
                         posts::table
                             .select(FeedPost::as_select())
+                            .among(posts::author_id, authors.to_vec())
                             .paginate_by(order, dir, request)
                             .unwrap()
-                            .among(posts::author_id, authors.to_vec())
                             .load_page(&mut conn)
                             .unwrap()
                     });
@@ -186,9 +186,9 @@ fn named_orders_walk_exactly_in_both_directions() {
     // A feed's token is its order's: another order refuses it before any query.
     let query = || posts::table.select(FeedPost::as_select());
     let first = query()
+        .among(posts::author_id, [1, 2])
         .paginate_by(FeedPostOrder::Top, None, &PageRequest::first(3))
         .unwrap()
-        .among(posts::author_id, [1, 2])
         .load_page(&mut conn)
         .unwrap();
     let after = PageRequest::after(first.next_cursor.unwrap(), 3);
@@ -219,9 +219,9 @@ fn signed_and_encrypted_feeds_walk_exactly() {
             let (forward, backward) = walk_both(limit, |request| {
                 posts::table
                     .select(Newest::as_select())
+                    .among(posts::author_id, authors)
                     .paginate_signed(request, &keys)
                     .unwrap()
-                    .among(posts::author_id, authors)
                     .load_page(&mut conn)
                     .unwrap()
             });
@@ -230,9 +230,9 @@ fn signed_and_encrypted_feeds_walk_exactly() {
             let (forward, _) = walk_both(limit, |request| {
                 posts::table
                     .select(FeedPost::as_select())
+                    .among(posts::author_id, authors)
                     .paginate_by_signed(FeedPostOrder::New, None, request, &keys)
                     .unwrap()
-                    .among(posts::author_id, authors)
                     .load_page(&mut conn)
                     .unwrap()
             });
@@ -240,9 +240,9 @@ fn signed_and_encrypted_feeds_walk_exactly() {
         }
         let signed: Page<Newest> = posts::table
             .select(Newest::as_select())
+            .among(posts::author_id, authors)
             .paginate_signed(&PageRequest::first(3), &keys)
             .unwrap()
-            .among(posts::author_id, authors)
             .load_page(&mut conn)
             .unwrap();
         let after = PageRequest::after(signed.next_cursor.unwrap(), 3);
@@ -325,9 +325,9 @@ fn text_values_a_collation_holds_equal_give_each_row_once() {
             let (forward, backward) = walk_both(limit, |request| {
                 posts::table
                     .select(Newest::as_select())
+                    .among(posts::tag, tags.clone())
                     .paginate(request)
                     .unwrap()
-                    .among(posts::tag, tags.clone())
                     .load_page(&mut conn)
                     .unwrap()
             });
@@ -345,8 +345,8 @@ fn text_values_a_collation_holds_equal_give_each_row_once() {
     let first = PageRequest::first(50);
     let tags = vec!["apple".to_owned(), "Apple".to_owned()];
     let (_, by_tag) = recorded(&mut conn, |conn| {
-        let page = posts::table.select(Newest::as_select()).paginate(&first).unwrap();
-        page.among(posts::tag, tags.clone()).load_page(conn).unwrap()
+        let page = posts::table.select(Newest::as_select()).among(posts::tag, tags.clone());
+        page.paginate(&first).unwrap().load_page(conn).unwrap()
     });
     let (_, by_author) = recorded(&mut conn, |conn| feed(conn, &[4, 9, 4, 2], &first).unwrap());
     let seeks = |ran: &[String]| ran.iter().find(|sql| sql.contains("UNION")).cloned();

@@ -100,9 +100,9 @@ fn walk(
         let seen = shared.writes.load(Ordering::Acquire);
         let page = posts::table
             .select(FeedPost::as_select())
+            .among(posts::author_id, SET)
             .paginate(&request)
             .unwrap()
-            .among(posts::author_id, SET)
             .load_page(conn)
             .unwrap_or_else(|err| panic!("page {} failed: {err}", pages.len()));
         let (edge, token) = if backward {
