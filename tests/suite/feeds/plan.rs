@@ -116,7 +116,7 @@ fn seeks(plan: &FeedPlan) -> f64 {
 
 /// [`AUTHORS`] authors with a hundred posts each: the active ones' over 700 timestamps, the quiet
 /// ones' over the oldest 150 (where they are four rows in ten), ties by the half dozen; the feed's
-/// index and the order's own (`Newest::INDEXES`), and fresh statistics.
+/// index and the order's own (`Newest::INDEXES`), and fresh statistics (on PostgreSQL, vacuumed).
 fn seeded() -> Conn {
     let mut conn = connect();
     let rows: Vec<_> = (1..=AUTHORS)
@@ -138,6 +138,11 @@ fn seeded() -> Conn {
         diesel::sql_query(index.create(backend())).execute(&mut conn).unwrap();
     }
     analyze_joins(&mut conn);
+    if backend() == Backend::Postgres {
+        // Its visibility map set, as autovacuum keeps a table in use: see
+        // `a_feed_page_past_a_cursor_reads_at_most_a_page_per_parent`.
+        diesel::sql_query("VACUUM ANALYZE posts").execute(&mut conn).unwrap();
+    }
     conn
 }
 
@@ -242,17 +247,16 @@ fn a_feed_first_and_last_pages_read_at_most_a_page_per_parent() {
 
 /// Pages after and before a cursor: each value's rows sought past the cursor, one page of them.
 ///
-/// Not checked on PostgreSQL, where it fails today (issue 31 keeps it open): the `LATERAL`
-/// branch's seek, `created_at <= $2 AND (created_at, id) < ($3, $4)`, is estimated as two
-/// independent conditions (9 rows of an author's 100 past the cursor, where 96 are), so the
-/// planner reads each author's rows with a Bitmap Index Scan and a top-N Sort under the branch's
-/// `Limit`: every row of the author past the cursor, not `limit + 1` of them. The leading bound
-/// is there for partition pruning (`SeekDialect::LEADING_BOUND`).
+/// On PostgreSQL, on a table whose visibility map is set ([`seeded`] vacuums it, as autovacuum
+/// does a table in use): each `LATERAL` seek is then an Index Only Scan under the branch's
+/// `Limit`. Freshly loaded and not yet vacuumed, the same page fails this check: the seek,
+/// `created_at <= $2 AND (created_at, id) < ($3, $4)`, is estimated as two independent
+/// conditions (9 rows of an author's 100 past the cursor, where 96 are), and an index scan that
+/// must visit the heap costs more than a Bitmap Index Scan and a top-N Sort of 9 rows, so every
+/// row of the author past the cursor is read, not `limit + 1` of them (the feeds guide says to
+/// vacuum after a bulk load).
 #[test]
 fn a_feed_page_past_a_cursor_reads_at_most_a_page_per_parent() {
-    if backend() == Backend::Postgres {
-        return;
-    }
     let unbounded = unbounded_pages(&[At::After, At::Before]);
     assert!(unbounded.is_empty(), "{} unbounded:\n{}", unbounded.len(), unbounded.join("\n\n"));
 }
