@@ -265,8 +265,7 @@ where
 /// without; among 100, 3.8 and 2.85 ms; among 1,000, 52 and 47.5. First pages, which seek no
 /// `id < ?`, did not change.
 #[cfg(feature = "mysql_backend")]
-const MARIADB_SETTINGS: &str =
-    "/*M! SET STATEMENT optimizer_switch='index_merge=off' FOR */ ";
+const MARIADB_SETTINGS: &str = "/*M! SET STATEMENT optimizer_switch='index_merge=off' FOR */ ";
 
 /// MariaDB and MySQL: `(branch) UNION [ALL] (branch) .. ORDER BY .. LIMIT ?`, under
 /// [`MARIADB_SETTINGS`] on MariaDB.
