@@ -37,6 +37,40 @@ pub trait Prefix<C> {}
 /// at most. Built by [`Paginate::among`](crate::Paginate::among); it is a query like any other,
 /// which [`paginate`](crate::Paginate::paginate) pages, Relay connections load
 /// ([`relay`](crate::relay)) and generic code bounds with [`PageQuery`](crate::PageQuery).
+///
+/// Its type names the query, the column and the values' type, so a helper generic over the
+/// query (or the connection) can bound it:
+///
+/// ```
+/// # use diesel::prelude::*;
+/// use keyset_runtime::{Among, Keyset, Page, PageQuery, PageRequest, Paginate};
+/// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+/// #[derive(Queryable, Selectable, Keyset)]
+/// #[keyset(prefix(author_id))]
+/// struct Post {
+///     #[sort(desc)]
+///     #[tiebreaker]
+///     id: i64,
+///     author_id: i64,
+/// }
+///
+/// /// The first page of any query of posts, among the posts of `authors`.
+/// fn feed<Q, Conn>(query: Q, authors: Vec<i64>, conn: &mut Conn) -> Result<Page<Post>, keyset_runtime::Error>
+/// where
+///     Q: Paginate<Model = Post>,
+///     Among<Q, posts::author_id, i64>: PageQuery<'static, Conn, Model = Post, Item = Post>,
+/// {
+///     let feed = query.among(posts::author_id, authors);
+///     feed.paginate(&PageRequest::first(20))?.load_page(conn)
+/// }
+///
+/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+/// # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 8), (3, 7)").execute(&mut conn).unwrap();
+/// let page = feed(posts::table.select(Post::as_select()), vec![7], &mut conn)?;
+/// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 1]);
+/// # Ok::<(), keyset_runtime::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Among<Q, C, V> {
     pub(crate) query: Q,

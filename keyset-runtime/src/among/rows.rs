@@ -64,6 +64,31 @@ impl<Q, C, S> AmongQuery<Q, C, S> {
     /// Pages among at most `max_set` of the subquery's values (see [`Among::max_set`]): a page
     /// reads at most one row past it, and a subquery that yields more fails the page with
     /// [`RequestError::SetTooLarge`] (`len: None`) before the page's own statements.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Error, Keyset, PageRequest, Paginate, RequestError};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+    /// # diesel::table! { follows (follower_id, author_id) { follower_id -> BigInt, author_id -> BigInt } }
+    /// # diesel::allow_tables_to_appear_in_same_query!(posts, follows);
+    /// # #[derive(Queryable, Selectable, Keyset, Debug)]
+    /// # #[keyset(prefix(author_id))]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64, author_id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("CREATE TABLE follows (follower_id BIGINT NOT NULL, author_id BIGINT NOT NULL, PRIMARY KEY (follower_id, author_id))").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO follows VALUES (1, 7), (1, 8), (1, 9)").execute(&mut conn).unwrap();
+    /// let followed = follows::table.filter(follows::follower_id.eq(1)).select(follows::author_id);
+    /// let refused = posts::table
+    ///     .select(Post::as_select())
+    ///     .among_query(posts::author_id, followed)
+    ///     .max_set(2)
+    ///     .paginate(&PageRequest::first(20))?
+    ///     .load_page(&mut conn)
+    ///     .unwrap_err();
+    /// assert!(matches!(refused, Error::Request(RequestError::SetTooLarge { len: None, max: 2 })));
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
     pub fn max_set(mut self, max_set: usize) -> Self {
         self.max_set = max_set.min(PageRequest::MAX_SET);
         self
