@@ -128,3 +128,101 @@ fn a_feed_past_a_cursor_weighs_no_index_merge() {
     assert_eq!(merges(&recorded), 0, "{}", ran[0]);
     assert!(merges(&without) >= 3, "the statement without its settings weighs index merges");
 }
+
+/// A dense feed's page on MariaDB (`Windowing::ReadFirst`, `sql/window.rs`): one statement reads
+/// where the window ends, walking the order's index alone (the window's rows, no more) and
+/// fetching that one row by its key; the next walks the window in the order's index, the set a
+/// filter of the walk, and sorts nothing. Its optimizer trace weighs no range of the prefix's
+/// index, which the same statement with the set written `author_id IN (..)` does: with the
+/// window's bound known, MariaDB dives that index once per value.
+#[test]
+fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
+    use diesel::prelude::*;
+    use diesel::sql_types::Text;
+    use keyset_runtime::migration::Backend;
+    use keyset_runtime::{Keyset, PageRequest, Paginate};
+    use keyset_tests::models::Newest;
+    use keyset_tests::schema::posts;
+
+    let mut conn = crate::suite::db::seeded(4000);
+    // `Newest`'s own index beside the feed's, as the derive writes them: the window walks it.
+    let feed = crate::suite::feeds::plan::FEED_INDEX;
+    for index in Newest::INDEXES.iter().filter(|index| index.name != feed) {
+        diesel::sql_query(index.create(Backend::Mysql)).execute(&mut conn).unwrap();
+    }
+    // Authors 1 to 3 wrote three posts in five; 61 authors who wrote nothing pad the set to
+    // 64 values, the fewest that MariaDB walks a window for. The window: 4 × (4 + 1 + 64) rows.
+    let set: Vec<i64> = [1, 2, 3].into_iter().chain(1000..1061).collect();
+    let window = 4.0 * (4.0 + 1.0 + 64.0);
+    let page = |conn: &mut Conn, request: &PageRequest| {
+        posts::table
+            .select(Newest::as_select())
+            .among(posts::author_id, set.clone())
+            .paginate(request)
+            .unwrap()
+            .load_page(conn)
+            .unwrap()
+    };
+    let first = page(&mut conn, &PageRequest::first(4));
+    let after = PageRequest::after(first.next_cursor.unwrap(), 4);
+    let (loaded, ran) = crate::suite::feeds::recorded(&mut conn, |conn| page(conn, &after));
+    assert_eq!(loaded.items.len(), 4);
+    assert_eq!(ran.len(), 2, "{ran:#?}");
+    let (end, walk) = (Recorded::parse(&ran[0]), Recorded::parse(&ran[1]));
+
+    let prefix_index = feed;
+    let reached = plan(&mut conn, &end);
+    let what = format!("{}\n{}", ran[0], reached.text);
+    let walked: Vec<_> = reached.reads.iter().filter(|read| !read.by_key).collect();
+    assert_eq!(walked.len(), 1, "{what}");
+    assert!(walked[0].index != prefix_index && !walked[0].prefix, "{what}");
+    assert!(walked[0].rows.is_some_and(|rows| rows <= window), "{what}");
+    assert!(reached.reads.iter().any(|read| read.by_key && read.rows == Some(1.0)), "{what}");
+
+    let windowed = plan(&mut conn, &walk);
+    let what = format!("{}\n{}", ran[1], windowed.text);
+    assert_eq!(windowed.reads.len(), 1, "{what}");
+    let read = &windowed.reads[0];
+    assert!(read.index != prefix_index && !read.prefix && !read.sorted, "{what}");
+    // The window and the rest of its last row's tie group (timestamps repeat by the ninety).
+    assert!(read.rows.is_some_and(|rows| rows <= window + 90.0), "{what}");
+    assert!(windowed.sorts.is_empty(), "{what}");
+
+    // The trace's range analysis of the prefix's index, with the set as the window writes it
+    // and as a plain `IN (..)`.
+    let mut weighs_prefix = |recorded: &Recorded| {
+        diesel::sql_query("SET optimizer_trace = 'enabled=on'").execute(&mut conn).unwrap();
+        let _: String =
+            Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(&mut conn).unwrap();
+        let trace: String = diesel::select(diesel::dsl::sql::<Text>(
+            "(SELECT trace FROM information_schema.OPTIMIZER_TRACE)",
+        ))
+        .get_result(&mut conn)
+        .unwrap();
+        let trace: Value = serde_json::from_str(&trace).unwrap();
+        usable_for_range(&trace, prefix_index)
+    };
+    let filter = "COALESCE(`posts`.`author_id`) IN (";
+    assert!(walk.sql[0].contains(filter), "{}", ran[1]);
+    assert!(!weighs_prefix(&walk), "{}", ran[1]);
+    let mut indexed = walk.clone();
+    indexed.sql[0] = indexed.sql[0].replace(filter, "`posts`.`author_id` IN (");
+    assert!(weighs_prefix(&indexed), "the plain filter weighs the prefix's index");
+}
+
+/// Whether the optimizer trace `node` lists `index` among the potential range indexes as usable:
+/// the range optimizer then analyses it (for an `IN (..)` of `n` values, `n` ranges to dive).
+fn usable_for_range(node: &Value, index: &str) -> bool {
+    match node {
+        Value::Object(fields) => fields.iter().any(|(key, value)| match key.as_str() {
+            "potential_range_indexes" => value.as_array().is_some_and(|indexes| {
+                indexes.iter().any(|candidate| {
+                    candidate["index"] == index && candidate["usable"] == Value::Bool(true)
+                })
+            }),
+            _ => usable_for_range(value, index),
+        }),
+        Value::Array(values) => values.iter().any(|value| usable_for_range(value, index)),
+        _ => false,
+    }
+}

@@ -4,10 +4,14 @@
 //! nullable leading key's NULL boundary (on SQLite the tie levels among its values, then its
 //! NULLs), the next only while the page is short; or on PostgreSQL, in mixed directions, one
 //! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). Which one is planned
-//! in `plan.rs`. [`PageMachine`] hands out those statements one at a time as values
-//! ([`Statement`]: what to add to the query, and how many rows it may return), takes each one's
-//! rows, and decides whether another follows; then it hands the rows over as [`Fetched`], which
-//! issues the page's tokens. It performs no IO: the drivers (`run/`) only run each statement on
+//! in `plan.rs`. A page among a set of values (a feed) may first walk a window of the order's
+//! index (`sql/window.rs`; on MariaDB after a statement that reads where the window ends), and
+//! seeks once per value for what the window did not find.
+//!
+//! [`PageMachine`] hands out those statements one at a time as values ([`Statement`]: what to
+//! add to the query, and how many rows it may return), takes each one's rows, and decides
+//! whether another follows; then it hands the rows over as [`Fetched`], which issues the page's
+//! tokens. It performs no IO: the drivers (`run/`) only run each statement on
 //! their connection and hand the rows back, so the blocking and the async path run the same
 //! statements, with the same binds, for the same request.
 //!
@@ -31,7 +35,7 @@ use crate::fetched::Fetched;
 use crate::orders::SortOrder;
 use crate::position::Position;
 use crate::request::RequestError;
-use crate::sql::{KeyShape, OrderBy, Seek, SeekDialect, SeekLevel, Walk};
+use crate::sql::{KeyShape, OrderBy, Seek, SeekDialect, SeekLevel, Walk, WindowEnd, Windowing};
 use crate::token::CursorValue;
 
 pub(crate) use plan::Copies;
@@ -52,9 +56,13 @@ pub enum Statement<M: SortOrder, W> {
     /// One tie level of the rows past a cursor.
     Level { level: SeekLevel<M, W>, order: OrderBy<M, W>, limit: i64 },
     /// A page among a set of values, first: the rows past the position (`seek`, none on the
-    /// first or last page) among the next `rows` of the order's index, filtered by the set
-    /// (see [`Window`](crate::sql::Window)).
-    Probe { seek: Option<Seek<M, W>>, rows: i64, order: OrderBy<M, W>, limit: i64 },
+    /// first or last page) up to the `end` of a window of the order's index, filtered by the
+    /// set (see [`Window`](crate::sql::Window)).
+    Probe { seek: Option<Seek<M, W>>, end: WindowEnd<M, W>, order: OrderBy<M, W>, limit: i64 },
+    /// Before a [`Probe`](Statement::Probe), where the engine reads the window's end first
+    /// ([`Windowing::ReadFirst`]): the row `offset` rows on from the first past the position,
+    /// at most one.
+    Boundary { seek: Option<Seek<M, W>>, offset: i64, order: OrderBy<M, W> },
     /// Every tie level of the rows past a cursor, innermost first, as one statement: each level
     /// under its ORDER BY and limited to `limit`, their `UNION ALL` ordered by `order` over the
     /// output columns `names` (see [`Union`](crate::sql::Union)).
@@ -74,6 +82,9 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     /// After a feed's window came back short, the last row it found: the statements that
     /// follow go on past it.
     resume: Option<M::Cursor>,
+    /// How the backend finds the end of a feed's window, and where it was found.
+    windowing: Windowing,
+    reach: Reach<M::Cursor>,
     model: fn(&Item) -> &M::Row,
     copies: Copies,
     /// What a page past a cursor runs on the page's backend (`plan::plan`).
@@ -111,7 +122,6 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
         let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
-            && DB::WINDOW
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             && !matches!(position, Position::Number(_));
         let plan = match &position {
@@ -125,6 +135,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         Ok(PageMachine {
             position,
             resume: None,
+            windowing: DB::WINDOW,
+            reach: Reach::Unread,
             model,
             copies,
             replan,
@@ -157,12 +169,24 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let cursor = self.cursor();
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
-            (Plan::Done | Plan::Probed, _) => return None,
+            (Plan::Done | Plan::Probed | Plan::Reaching, _) => return None,
             (Plan::Probe, cursor) => {
                 let seek = cursor.map(|cursor| Seek::new(cursor.clone()));
                 let set = self.copies.probe.map_or(0, |set| set as i64);
                 let rows = limit.saturating_add(set).saturating_mul(PROBE_WINDOW);
-                (Plan::Probed, Statement::Probe { seek, rows, order: OrderBy::new(), limit })
+                let order = OrderBy::new();
+                let end = match (&self.reach, self.windowing) {
+                    (_, Windowing::Subquery) => WindowEnd::rows(rows),
+                    (Reach::Unread, Windowing::ReadFirst) => {
+                        let offset = rows.max(1) - 1;
+                        self.plan = Plan::Reaching;
+                        return Some(Statement::Boundary { seek, offset, order });
+                    }
+                    (Reach::Row(end), Windowing::ReadFirst) => {
+                        WindowEnd::At(Seek::new(end.clone()))
+                    }
+                };
+                (Plan::Probed, Statement::Probe { seek, end, order, limit })
             }
             (_, None) => {
                 let (order, offset) = (OrderBy::new(), self.offset);
@@ -209,10 +233,23 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         self.plan != Plan::Done
     }
 
-    /// Takes the rows the last statement returned. After a feed's window, plans what follows:
-    /// nothing when it filled the page, else the seeks per value past the last row it found (or
-    /// past the position, when it found none).
+    /// Takes the rows the last statement returned. After the statement that reads where a feed's
+    /// window ends, plans the window ending at its row (the seeks per value without one). After
+    /// the window, plans what follows: nothing when it filled the page, else the seeks per value
+    /// past the last row it found (or past the position, when it found none).
     pub(crate) fn fetched(&mut self, rows: Vec<Item>) {
+        if self.plan == Plan::Reaching {
+            // No row: fewer rows are left than the window's, or the query's filters leave out
+            // the table's row there. The seeks per value take the page.
+            self.plan = match rows.first() {
+                Some(row) => {
+                    self.reach = Reach::Row(M::cursor((self.model)(row)));
+                    Plan::Probe
+                }
+                None => self.seeks(),
+            };
+            return;
+        }
         self.rows.extend(rows);
         if self.plan != Plan::Probed {
             return;
@@ -224,10 +261,15 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         if let Some(row) = self.rows.last() {
             self.resume = Some(M::cursor((self.model)(row)));
         }
-        self.plan = match self.cursor() {
+        self.plan = self.seeks();
+    }
+
+    /// The plan of the seeks per value past the cursor (from the start without one).
+    fn seeks(&self) -> Plan {
+        match self.cursor() {
             Some(cursor) => (self.replan)(&Seek::new(cursor.clone()), self.copies),
             None => Plan::Whole,
-        };
+        }
     }
 
     /// The rows the page fetched, in the walk's order: what the tokens are issued from.
@@ -235,6 +277,14 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let PageMachine { position, model, limit, rows, .. } = self;
         Fetched { position, model, limit, rows }
     }
+}
+
+/// Where a feed's window ends, on a backend that reads it first ([`Windowing::ReadFirst`]).
+enum Reach<Cursor> {
+    /// Not read yet.
+    Unread,
+    /// At the leading value of this row's cursor.
+    Row(Cursor),
 }
 
 /// How many rows of the order's index a feed's window spans, per row of the page and per value of

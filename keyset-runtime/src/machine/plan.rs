@@ -22,6 +22,8 @@ pub(super) enum Plan {
     Probe,
     /// The window's rows are awaited: they say what follows (see `PageMachine::fetched`).
     Probed,
+    /// The row at which the window ends is awaited (`Statement::Boundary`).
+    Reaching,
     /// The position's one statement.
     Whole,
     /// Tie levels, innermost first: the next to run, down to level 1; then, if `nulls_next`,

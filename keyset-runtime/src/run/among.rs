@@ -28,7 +28,7 @@ use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
     padded, KeyColumns, KeyShape, Member, Members, Merge, Offset, OrderBy, Seek, SeekDialect,
-    SeekLevel, Walk, Window,
+    SeekLevel, Walk, Window, WindowEnd, Windowing,
 };
 use crate::token::CursorValue;
 
@@ -46,6 +46,17 @@ type Ordered<Q, P, M, W> = Order<Filter<Q, P>, OrderBy<M, W>>;
 type Keyed<T, M, W, C, V, Q, X, Conn> =
     Members<Limit<dsl::Select<T, KeyColumns<M>>, X, Conn>, M, W, C, V, Q>;
 
+/// The row of the query `Q` at which a feed's window ends: the keys of the table `T` walked in
+/// the order to it, and the row fetched by them.
+type Reached<T, M, W, C, V, Q, X, Conn> = Members<
+    Limit<dsl::Select<Ordered<T, Window<M, W, T>, M, W>, KeyColumns<M>>, X, Conn, Offset>,
+    M,
+    W,
+    C,
+    V,
+    Q,
+>;
+
 impl<'q, Q, C, V, M, W, Conn, X> Statements<'q, M, W, Conn, X> for Among<Q, C, V>
 where
     X: Connects<Conn>,
@@ -58,6 +69,10 @@ where
     V: Clone + CursorValue,
     Of<Q, C, V>: OrderDsl<OrderBy<M, W>> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
     Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
+    C::Table: FilterDsl<Window<M, W, C::Table>>,
+    Filter<C::Table, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
+    Ordered<C::Table, Window<M, W, C::Table>, M, W>: SelectDsl<KeyColumns<M>>,
+    Reached<C::Table, M, W, C, V, Q, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
     Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
@@ -114,11 +129,32 @@ where
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, past, conn)
             }
             // The plain filter, within a window of the order's index (`sql/window.rs`).
-            Statement::Probe { seek, rows, order, limit } => {
+            Statement::Probe { seek, end, order, limit } => {
                 let Among { query, column, values, .. } = self;
-                let window = Window::new(seek, rows, C::Table::default());
-                let query = FilterDsl::filter(query, Member::any(column, values));
+                let member = match <X::Backend as SeekDialect>::WINDOW {
+                    Windowing::Subquery => Member::any(column, values),
+                    Windowing::ReadFirst => Member::any_unindexed(column, values),
+                };
+                let window = Window::new(seek, end, C::Table::default());
+                let query = FilterDsl::filter(query, member);
                 Ok(past::<_, _, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
+            }
+            // The row at which the window ends: the table's keys walked in the order's index,
+            // as the window's subquery walks them elsewhere, and the query's row fetched by them,
+            // as the union's keys are (`sql/members.rs`).
+            Statement::Boundary { seek, offset, order } => {
+                let names = M::SELECTED_NAMES
+                    .filter(|names| names.len() == <M::Keys as KeyShape>::LEN)
+                    .ok_or_else(|| unplanned("a window's end for a query that cannot run it"))?;
+                let window = Window::new(seek, WindowEnd::Rest, C::Table::default());
+                let walk = FilterDsl::filter(C::Table::default(), window);
+                let keys =
+                    SelectDsl::select(OrderDsl::order(walk, order.again()), KeyColumns::new());
+                let keys = Limit::<_, X, Conn, Offset>::with_offset(keys, 1, offset);
+                let (query, merge) = (Some(self.query), Merge::All);
+                let members =
+                    Members::<_, M, W, C, V, Q>::union(query, vec![keys], merge, order, names, 1);
+                Ok(members.load_rows(conn))
             }
             // Planned only for a query that unites its tie levels, which a feed does not.
             Statement::Levels { .. } => Err(unplanned("a union of tie levels")),

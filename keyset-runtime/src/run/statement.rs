@@ -87,7 +87,9 @@ where
                 Union::new(branches.collect(), order, names, limit).load_rows(conn)
             }
             // Planned only for a page among a set of values (`among.rs`).
-            Statement::Probe { .. } => return Err(unplanned("a window of the order's index")),
+            Statement::Probe { .. } | Statement::Boundary { .. } => {
+                return Err(unplanned("a window of the order's index"))
+            }
         })
     }
 }

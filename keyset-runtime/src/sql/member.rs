@@ -32,8 +32,10 @@ enum Of<V> {
     Value(V),
     /// The value of the set a `LATERAL` join gives.
     Lateral,
-    /// Every value (`1 = 0` for none).
-    Any(Vec<V>),
+    /// Every value (`1 = 0` for none); `unindexed`: written `COALESCE(column) IN (..)`, a
+    /// filter of the window's walk that the range optimizer leaves alone
+    /// ([`Windowing::ReadFirst`](super::Windowing)).
+    Any { values: Vec<V>, unindexed: bool },
 }
 
 impl<C, V> Member<C, V> {
@@ -50,14 +52,31 @@ impl<C, V> Member<C, V> {
     /// `column IN (values..)`, the list padded to a power of two by repeating its last value
     /// (which `IN` ignores), so that a listing prepares a statement text per power of two
     /// rather than per set size (on PostgreSQL, a prepared statement of the connection each).
-    pub(crate) fn any(column: C, mut values: Vec<V>) -> Self
+    pub(crate) fn any(column: C, values: Vec<V>) -> Self
+    where
+        V: Clone,
+    {
+        Self::any_of(column, values, false)
+    }
+
+    /// [`any`](Self::any) as a filter of a feed's window on an engine that reads its end first:
+    /// `COALESCE(column) IN (..)`, the same rows, which no index serves. With the window's bound
+    /// known, MariaDB otherwise weighs the prefix's index by one dive per value.
+    pub(crate) fn any_unindexed(column: C, values: Vec<V>) -> Self
+    where
+        V: Clone,
+    {
+        Self::any_of(column, values, true)
+    }
+
+    fn any_of(column: C, mut values: Vec<V>, unindexed: bool) -> Self
     where
         V: Clone,
     {
         if let Some(last) = values.last().cloned() {
             values.resize(super::padded(values.len()), last);
         }
-        Member { column, of: Of::Any(values) }
+        Member { column, of: Of::Any { values, unindexed } }
     }
 }
 
@@ -85,10 +104,11 @@ where
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         match &self.of {
-            Of::Any(values) if values.is_empty() => out.push_sql("1 = 0"),
-            Of::Any(values) => {
+            Of::Any { values, .. } if values.is_empty() => out.push_sql("1 = 0"),
+            Of::Any { values, unindexed } => {
+                out.push_sql(if *unindexed { "COALESCE(" } else { "" });
                 self.column.walk_ast(out.reborrow())?;
-                out.push_sql(" IN (");
+                out.push_sql(if *unindexed { ") IN (" } else { " IN (" });
                 for (index, value) in values.iter().enumerate() {
                     if index > 0 {
                         out.push_sql(", ");

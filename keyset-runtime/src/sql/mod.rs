@@ -63,7 +63,7 @@ mod union;
 mod walk;
 mod window;
 
-pub use dialect::SeekDialect;
+pub use dialect::{SeekDialect, Windowing};
 pub use key_columns::KeyColumns;
 pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region};
 pub use level::SeekLevel;
@@ -76,4 +76,4 @@ pub use order_by::OrderBy;
 pub use seek::Seek;
 pub use union::Union;
 pub use walk::{Backward, Forward, Walk};
-pub use window::Window;
+pub use window::{Window, WindowEnd};

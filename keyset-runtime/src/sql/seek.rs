@@ -79,6 +79,27 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     }
 }
 
+impl<M: SortOrder, W: Walk> Seek<M, W> {
+    /// `created_at >= ?` for `created_at DESC` walked forward: the rows at or before this
+    /// cursor on the leading key, its tie group included (the end of a feed's window,
+    /// `window.rs`). A NULL cursor value bounds nothing (`1 = 1`): no window is walked with a
+    /// nullable leading key.
+    pub(super) fn walk_leading_end<'b, DB>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect,
+        M::Keys: SeekKeys<DB>,
+    {
+        // The seek's own leading bound, turned to face the other way.
+        if !self.keys.walk_leading_bound(out.reborrow(), !W::BACKWARD, Region::Whole)? {
+            out.push_sql("1 = 1");
+        }
+        Ok(())
+    }
+}
+
 impl<DB, M, W> QueryFragment<DB> for Seek<M, W>
 where
     DB: Backend + SeekDialect,

@@ -11,6 +11,13 @@
 //! past the last one found with one seek per value (`members.rs`). Where fewer than `k + 1` rows
 //! are left, the subquery is empty, the comparison NULL, and the window holds no row: the seeks
 //! per value take the whole page. Not used with a nullable leading key.
+//!
+//! Where the engine does not bound its index range by the subquery (MariaDB:
+//! [`Windowing::ReadFirst`](super::Windowing)), the row `k` rows on is read first, by a
+//! statement of its own (the table's keys walked, as the subquery does, and the query's row
+//! fetched by them), and the window ends at its leading value, bound: `created_at >= ?`
+//! ([`WindowEnd::At`]). Where that statement finds no row (fewer rows left, or the query's
+//! filters leave that row out), the seeks per value take the page.
 
 use diesel::backend::Backend;
 use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
@@ -26,20 +33,41 @@ use super::seek::Seek;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 
-/// The rows past the cursor (`seek`, none on the first page) within the next `offset + 1` rows
-/// of table `T` in the order (see the module docs). (Named in hidden bounds only.)
+/// The rows past the cursor (`seek`, none on the first page) up to the window's `end` in the
+/// order (see the module docs). (Named in hidden bounds only.)
 #[doc(hidden)]
 pub struct Window<M: SortOrder, W, T> {
     seek: Option<Seek<M, W>>,
     order: OrderBy<M, W>,
-    offset: i64,
+    end: WindowEnd<M, W>,
     table: T,
 }
 
+/// Where a feed's window ends. (Named in hidden bounds only.)
+#[doc(hidden)]
+pub enum WindowEnd<M: SortOrder, W> {
+    /// At the row `offset` rows on from the first past the cursor in table `T`, which a
+    /// subquery finds.
+    Subquery { offset: i64 },
+    /// At the leading value of the row whose cursor this seek is built on (its tie group
+    /// included), which a statement before found.
+    At(Seek<M, W>),
+    /// Nowhere: every row past the cursor (what the walk to a window's end filters by).
+    Rest,
+}
+
+impl<M: SortOrder, W> WindowEnd<M, W> {
+    /// The end of a window of `rows` rows, found by a subquery.
+    pub(crate) fn rows(rows: i64) -> Self {
+        WindowEnd::Subquery { offset: rows.max(1) - 1 }
+    }
+}
+
 impl<M: SortOrder, W, T> Window<M, W, T> {
-    /// The rows past `seek` (from the start without one) among the next `rows` of `table`.
-    pub(crate) fn new(seek: Option<Seek<M, W>>, rows: i64, table: T) -> Self {
-        Window { seek, order: OrderBy::new(), offset: rows.max(1) - 1, table }
+    /// The rows past `seek` (from the start without one) up to `end`; `table` is what a
+    /// [`WindowEnd::Rows`] subquery reads.
+    pub(crate) fn new(seek: Option<Seek<M, W>>, end: WindowEnd<M, W>, table: T) -> Self {
+        Window { seek, order: OrderBy::new(), end, table }
     }
 }
 
@@ -76,8 +104,23 @@ where
         out.push_sql("(");
         if let Some(seek) = &self.seek {
             seek.walk_ast(out.reborrow())?;
-            out.push_sql(" AND ");
         }
+        let and = if self.seek.is_some() { " AND " } else { "" };
+        let offset = match &self.end {
+            // Every row past the cursor.
+            WindowEnd::Rest => {
+                out.push_sql(if self.seek.is_some() { ")" } else { "1 = 1)" });
+                return Ok(());
+            }
+            WindowEnd::At(end) => {
+                out.push_sql(and);
+                end.walk_leading_end(out.reborrow())?;
+                out.push_sql(")");
+                return Ok(());
+            }
+            WindowEnd::Subquery { offset } => offset,
+        };
+        out.push_sql(and);
         // The rows before the window's last, or at it: on its side of the order.
         let toward = <M::Columns as KeyShape>::LEADING_DESC != W::BACKWARD;
         self.order.walk_leading(out.reborrow())?;
@@ -92,7 +135,7 @@ where
         out.push_sql(" ORDER BY ");
         self.order.walk_ast(out.reborrow())?;
         out.push_sql(" LIMIT 1 OFFSET ");
-        push_value::<DB, BigInt, i64>(out.reborrow(), &self.offset)?;
+        push_value::<DB, BigInt, i64>(out.reborrow(), offset)?;
         out.push_sql("))");
         Ok(())
     }
