@@ -178,7 +178,9 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 let end = match (&self.reach, self.windowing) {
                     (_, Windowing::Subquery) => WindowEnd::rows(rows),
                     (Reach::Unread, Windowing::ReadFirst) => {
-                        let offset = rows.max(1) - 1;
+                        // A power of two: the offset is written into the SQL (`WindowRow`).
+                        let rows = u64::try_from(rows.max(1)).unwrap_or(1).next_power_of_two();
+                        let offset = i64::try_from(rows - 1).unwrap_or(i64::MAX);
                         self.plan = Plan::Reaching;
                         return Some(Statement::Boundary { seek, offset, order });
                     }

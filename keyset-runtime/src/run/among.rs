@@ -28,7 +28,7 @@ use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
     padded, KeyColumns, KeyShape, Member, Members, Merge, Offset, OrderBy, Seek, SeekDialect,
-    SeekLevel, Walk, Window, WindowEnd, Windowing,
+    SeekLevel, Walk, Window, WindowEnd, WindowRow, Windowing,
 };
 use crate::token::CursorValue;
 
@@ -48,8 +48,8 @@ type Keyed<T, M, W, C, V, Q, X, Conn> =
 
 /// The row of the query `Q` at which a feed's window ends: the keys of the table `T` walked in
 /// the order to it, and the row fetched by them.
-type Reached<T, M, W, C, V, Q, X, Conn> = Members<
-    Limit<dsl::Select<Ordered<T, Window<M, W, T>, M, W>, KeyColumns<M>>, X, Conn, Offset>,
+type Reached<T, M, W, C, V, Q> = Members<
+    WindowRow<dsl::Select<Ordered<T, Window<M, W, T>, M, W>, KeyColumns<M>>>,
     M,
     W,
     C,
@@ -72,7 +72,7 @@ where
     C::Table: FilterDsl<Window<M, W, C::Table>>,
     Filter<C::Table, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
     Ordered<C::Table, Window<M, W, C::Table>, M, W>: SelectDsl<KeyColumns<M>>,
-    Reached<C::Table, M, W, C, V, Q, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Reached<C::Table, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
     Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Filter<Of<Q, C, V>, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
@@ -150,7 +150,7 @@ where
                 let walk = FilterDsl::filter(C::Table::default(), window);
                 let keys =
                     SelectDsl::select(OrderDsl::order(walk, order.again()), KeyColumns::new());
-                let keys = Limit::<_, X, Conn, Offset>::with_offset(keys, 1, offset);
+                let keys = WindowRow::new(keys, offset);
                 let (query, merge) = (Some(self.query), Merge::All);
                 let members =
                     Members::<_, M, W, C, V, Q>::union(query, vec![keys], merge, order, names, 1);

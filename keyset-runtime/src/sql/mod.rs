@@ -76,4 +76,4 @@ pub use order_by::OrderBy;
 pub use seek::Seek;
 pub use union::Union;
 pub use walk::{Backward, Forward, Walk};
-pub use window::{Window, WindowEnd};
+pub use window::{Window, WindowEnd, WindowRow};
