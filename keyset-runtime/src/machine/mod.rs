@@ -121,9 +121,12 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         };
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
+        // Where the window's end is read first, only past a cursor: see `Windowing::ReadFirst`.
+        let cursor = matches!(position, Position::After(_) | Position::Before(_));
         let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
-            && !matches!(position, Position::Number(_));
+            && !matches!(position, Position::Number(_))
+            && (cursor || DB::WINDOW == Windowing::Subquery);
         let plan = match &position {
             _ if probe => Plan::Probe,
             Position::After(cursor) | Position::Before(cursor) => {
