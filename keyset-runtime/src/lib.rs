@@ -210,6 +210,8 @@ mod error;
 pub mod explain;
 mod fetched;
 pub mod guide;
+#[cfg(feature = "http")]
+pub mod http;
 mod machine;
 pub mod migration;
 mod model;
@@ -233,7 +235,7 @@ pub use error::{CursorError, Error, RequestError};
 pub use keyset_derive::Keyset;
 pub use model::Keyset;
 pub use orders::named::{Orders, ParseOrderError, SortDirection};
-pub use page::Page;
+pub use page::{CamelCase, Page};
 pub use paginate::{Paginate, Paginated};
 pub use repeat::Repeat;
 pub use request::PageRequest;

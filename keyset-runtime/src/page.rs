@@ -67,3 +67,34 @@ impl<T> Page<T> {
         }
     }
 }
+
+/// A [`Page`] whose fields serialize in camelCase, as JavaScript clients expect:
+/// `{"items": [..], "nextCursor": .., "prevCursor": ..}`. A type rather than a cargo feature:
+/// features are additive, and one crate's choice would rename every other crate's pages in the
+/// build.
+///
+/// ```
+/// use keyset_runtime::{CamelCase, Page};
+///
+/// let page = Page { items: vec![3, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+/// assert_eq!(
+///     serde_json::to_string(&CamelCase(page)).unwrap(),
+///     r#"{"items":[3,2],"nextCursor":"AQ","prevCursor":null}"#,
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CamelCase<T>(pub Page<T>);
+
+impl<T: Serialize> Serialize for CamelCase<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Fields<'a, T> {
+            items: &'a [T],
+            next_cursor: &'a Option<String>,
+            prev_cursor: &'a Option<String>,
+        }
+        let Page { items, next_cursor, prev_cursor } = &self.0;
+        Fields { items, next_cursor, prev_cursor }.serialize(serializer)
+    }
+}

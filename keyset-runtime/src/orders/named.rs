@@ -89,6 +89,13 @@ pub struct ParseOrderError {
     expected: &'static [&'static str],
 }
 
+impl ParseOrderError {
+    /// The names it expected, as a client writes them.
+    pub fn expected(&self) -> &'static [&'static str] {
+        self.expected
+    }
+}
+
 impl fmt::Display for ParseOrderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown {} `{}`: expected ", self.kind, self.found)?;

@@ -356,6 +356,25 @@ pub enum RequestError {
         /// The most the listing serves.
         max: usize,
     },
+    /// A parameter of the page request in a query string cannot be read (`limit=ten`,
+    /// `sort=hot`, `dir=up`, `last=maybe`): `expected` says what it takes. Read by
+    /// [`http::page_request`](crate::http::page_request) and the `axum` extractors.
+    #[error("`{name}={value}`: {expected}")]
+    InvalidParameter {
+        /// The parameter, as the query string names it.
+        name: &'static str,
+        /// Its value, as given (decoded).
+        value: String,
+        /// What it takes, e.g. "a whole number of rows from 1, e.g. `limit=20`".
+        expected: String,
+    },
+    /// A parameter of the page request is given more than once (`limit=10&limit=20`): which
+    /// one was meant is not for the server to guess.
+    #[error("`{name}` is given more than once: give it once")]
+    RepeatedParameter {
+        /// The parameter, as the query string names it.
+        name: &'static str,
+    },
     /// A value of the set cannot be bound on the database the page runs on (text with a NUL
     /// character on PostgreSQL, a date beyond its range, ..): the client's, like a token's.
     #[error("value {index} of the set cannot be bound: {reason}")]

@@ -43,6 +43,20 @@ impl TryFrom<RawPageRequest> for PageRequest {
     }
 }
 
+impl PageRequest {
+    /// The request a query string's parameters give, read one by one elsewhere
+    /// (`http/params.rs`), under the rules between them that the wire form checks.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn from_parts(
+        after: Option<String>,
+        before: Option<String>,
+        limit: Option<u32>,
+        last: bool,
+    ) -> Result<Self, RequestError> {
+        PageRequest::try_from(RawPageRequest { after, before, limit, last })
+    }
+}
+
 /// `limit`: a whole number of rows (0 is refused later, with its own error), as a number or as
 /// text; `null` is no limit.
 fn limit<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
