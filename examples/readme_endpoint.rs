@@ -3,15 +3,14 @@
 //!
 //! `DATABASE_URL=postgres://.. cargo run -p keyset-examples --features web,postgres --example readme_endpoint`
 
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
-use axum::{routing::get, Json, Router};
+use axum::extract::{OriginalUri, State};
+use axum::{routing::get, Router};
 use diesel::{QueryDsl, Queryable, Selectable, SelectableHelper};
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::AsyncDieselConnectionManager;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
-use serde_json::{json, Value};
+use keyset_runtime::http::{Linked, Problem};
+use keyset_runtime::{Keyset, PageRequest, Paginate};
 
 diesel::table! {
     posts (id) {
@@ -34,27 +33,17 @@ struct Post {
 }
 
 type Db = Pool<AsyncPgConnection>;
-type ApiError = (StatusCode, Json<Value>);
 
-/// `GET /posts?limit=20`, then `?after=<next_cursor>` or `?before=<prev_cursor>`.
+/// `GET /posts?limit=20`, then `?after=<next_cursor>` or `?before=<prev_cursor>` (or follow the
+/// `Link` header). A malformed or foreign cursor is a `400` problem, never a silent first page.
 async fn list_posts(
     State(db): State<Db>,
-    Query(request): Query<PageRequest>,
-) -> Result<Json<Page<Post>>, ApiError> {
-    let internal = || (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({ "error": "internal" })));
-    let mut conn = db.get().await.map_err(|_| internal())?;
-    let page = match posts::table.select(Post::as_select()).paginate(&request) {
-        Ok(paginated) => paginated.load_page_async(&mut conn).await,
-        Err(err) => Err(err),
-    };
-    match page {
-        Ok(page) => Ok(Json(page)),
-        // A malformed or foreign cursor is the client's mistake: 400, never a silent first page.
-        Err(err) if err.is_client_error() => {
-            Err((StatusCode::BAD_REQUEST, Json(json!({ "error": err.to_string() }))))
-        }
-        Err(_) => Err(internal()),
-    }
+    OriginalUri(uri): OriginalUri,
+    request: PageRequest,
+) -> Result<Linked<Post>, Problem> {
+    let mut conn = db.get().await.map_err(Problem::internal)?;
+    let query = posts::table.select(Post::as_select());
+    Ok(Linked::new(&uri, query.paginate(&request)?.load_page_async(&mut conn).await?))
 }
 
 #[tokio::main]

@@ -33,6 +33,8 @@ use keyset_examples::web::router;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    // What the service logs and does not show (a server's fault, a busy pool), on stderr.
+    tracing_subscriber::fmt().with_writer(std::io::stderr).init();
     let url = std::env::var("DATABASE_URL").ok();
     let addr = std::env::var("ADDR").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
     let db = Db::open(url.as_deref(), 1_000, PoolOptions::from_env()?).await?;

@@ -19,26 +19,28 @@
 //! - any bad request (an unknown `sort` or `dir`, a malformed or foreign cursor, a cursor of
 //!   another sort or direction, a cursor sent the wrong way, `after` with `before`, a limit that
 //!   is `0`, negative or not a number, an author or user id that is not a number, more authors
-//!   than a feed takes): `400` with `{"error": ".."}`;
+//!   than a feed takes): `400`;
 //! - a post the database cannot store (a title over 255 characters, or holding a NUL, which
 //!   PostgreSQL's text refuses; any value the database refuses as invalid): `422`;
 //! - a query string over [`MAX_QUERY_LEN`] bytes: `414`;
 //! - no database connection free within the pool's wait timeout
 //!   ([`PoolOptions`](crate::pool::PoolOptions), 2 s by default): `503` with `Retry-After`, at
 //!   once rather than queued for as long as the database is blocked;
-//! - the server's own failure: `500` with `{"error": "internal error"}`, the detail logged.
+//! - the server's own failure: `500`, the detail logged and not shown.
 //!
-//! Each of these errors, 4xx or 5xx, is `{"error": ".."}`.
+//! Each page carries its neighbours in a `Link` header too (`next`, `prev`, `first`, `last`),
+//! other query parameters kept. Each error, 4xx or 5xx, is an RFC 9457 problem
+//! (`application/problem+json`, [`Problem`]: `type`, `title`, `status`, `detail`), keyset's
+//! extractors' and axum's alike.
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
-use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::extract::{Json, OriginalUri, Path, Query, Request, State};
+use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
-use axum::{Json, Router};
-use keyset_runtime::{Page, PageRequest, SortDirection};
+use axum::Router;
+use keyset_runtime::http::{Linked, Problem, Sorted};
 use serde::Deserialize;
 
 use crate::db::{self, Db, Fault, Post, PostOrder};
@@ -68,7 +70,7 @@ pub const RETRY_AFTER_SECS: u64 = 1;
 /// A query string over [`MAX_QUERY_LEN`] is `414 URI Too Long`, before any handler parses it.
 async fn limit_query(request: Request, next: Next) -> Response {
     match query_too_long(&request) {
-        Some(message) => ApiError { status: StatusCode::URI_TOO_LONG, message }.into_response(),
+        Some(message) => Problem::uri_too_long(message).into_response(),
         None => next.run(request).await,
     }
 }
@@ -82,66 +84,54 @@ pub fn query_too_long(request: &Request) -> Option<String> {
     })
 }
 
-/// What `GET /posts` reads from its query string: the order, its direction, and the page
-/// (`?sort=top&dir=asc&limit=..&after=..`, `?before=..`, `?last=true`).
-#[derive(Deserialize)]
-pub struct ListParams {
-    /// `new`, `top` or `title`; `new` when absent. Any other name is refused with the valid
-    /// ones (serde's "unknown variant" message).
-    #[serde(default)]
-    pub sort: PostOrder,
-    /// `asc` or `desc`: the direction of the order's first key; `None`, the order as declared.
-    pub dir: Option<SortDirection>,
-    /// `limit`, and `after`, `before` or `last`.
-    #[serde(flatten)]
-    pub page: PageRequest,
-}
-
-/// `GET /posts`: one page of posts in the order the client chose. One handler for every order:
-/// the order is a value, and a token of another order or direction is refused by keyset.
+/// `GET /posts?sort=top&dir=asc&limit=..&after=..`: one page of posts in the order the client
+/// chose. A token of another order or direction is refused by keyset.
 async fn list_posts(
     State(db): State<Db>,
-    QueryParams(params): QueryParams<ListParams>,
-) -> Result<Json<Page<Post>>, ApiError> {
-    Ok(Json(db.page(params.sort, params.dir, &params.page).await?))
+    OriginalUri(uri): OriginalUri,
+    page: Sorted<PostOrder>,
+) -> Result<Linked<Post>, Problem> {
+    Ok(Linked::new(&uri, db.page(page.sort, page.dir, &page.request).await?))
 }
 
-/// What `GET /feed` reads from its query string: the authors, beside what `GET /posts` reads
-/// (`?authors=1,2,3&sort=top&limit=..&after=..`).
+/// `GET /feed`'s own parameter: author ids separated by commas; none (absent or empty), an
+/// empty feed.
 #[derive(Deserialize)]
-pub struct FeedParams {
-    /// Author ids separated by commas; none (absent or empty), an empty feed.
+struct Authors {
     #[serde(default)]
-    pub authors: String,
-    /// The order, its direction and the page, as for `GET /posts`.
-    #[serde(flatten)]
-    pub list: ListParams,
+    authors: String,
 }
 
 /// `GET /feed?authors=1,2,3`: one page of those authors' posts, in the order the client chose.
 async fn feed(
     State(db): State<Db>,
-    QueryParams(params): QueryParams<FeedParams>,
-) -> Result<Json<Page<Post>>, ApiError> {
-    let authors = parse_authors(&params.authors)?;
-    let ListParams { sort, dir, page } = params.list;
-    Ok(Json(db.feed(sort, dir, &authors, &page).await?))
+    OriginalUri(uri): OriginalUri,
+    authors: Result<Query<Authors>, QueryRejection>,
+    page: Sorted<PostOrder>,
+) -> Result<Linked<Post>, Problem> {
+    // axum's rejections convert into problems, as keyset's extractors' are.
+    let Query(Authors { authors }) = authors?;
+    let authors = parse_authors(&authors)?;
+    Ok(Linked::new(&uri, db.feed(page.sort, page.dir, &authors, &page.request).await?))
 }
 
 /// `GET /users/{id}/feed`: one page of the posts of the authors user `id` follows.
 async fn user_feed(
     State(db): State<Db>,
-    PathParams(user): PathParams<i64>,
-    QueryParams(params): QueryParams<ListParams>,
-) -> Result<Json<Page<Post>>, ApiError> {
-    Ok(Json(db.follows_feed(params.sort, params.dir, user, &params.page).await?))
+    OriginalUri(uri): OriginalUri,
+    user: Result<Path<i64>, PathRejection>,
+    page: Sorted<PostOrder>,
+) -> Result<Linked<Post>, Problem> {
+    let Path(user) = user?;
+    Ok(Linked::new(&uri, db.follows_feed(page.sort, page.dir, user, &page.request).await?))
 }
 
 /// `PUT /users/{id}/follows/{author}`: `204`, whether or not user `id` followed `author` before.
 async fn follow(
     State(db): State<Db>,
-    PathParams((user, author)): PathParams<(i64, i64)>,
-) -> Result<StatusCode, ApiError> {
+    path: Result<Path<(i64, i64)>, PathRejection>,
+) -> Result<StatusCode, Problem> {
+    let Path((user, author)) = path?;
     db.follow(user, author).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -149,24 +139,21 @@ async fn follow(
 /// `1,2,3` as author ids (spaces around each allowed); `""`, none. Anything else is a `400` that
 /// names the first id that is not one. How many there may be is the feed's to say
 /// ([`MAX_FEED_AUTHORS`](crate::db::feed::MAX_FEED_AUTHORS)), once parsed.
-fn parse_authors(authors: &str) -> Result<Vec<i64>, ApiError> {
+fn parse_authors(authors: &str) -> Result<Vec<i64>, Problem> {
     if authors.trim().is_empty() {
         return Ok(Vec::new());
     }
-    authors
-        .split(',')
-        .enumerate()
-        .map(|(index, id)| {
-            id.trim().parse::<i64>().map_err(|err| ApiError {
-                status: StatusCode::BAD_REQUEST,
-                message: format!(
-                    "`authors` takes author ids separated by commas, e.g. `authors=1,2,3`: \
-                     `{id}`, its value number {}, is not an id ({err})",
-                    index + 1
-                ),
-            })
+    let parse = |(index, id): (usize, &str)| {
+        id.trim().parse::<i64>().map_err(|err| {
+            let number = index + 1;
+            let detail = format!(
+                "takes author ids separated by commas, e.g. `authors=1,2,3`: `{id}`, its value \
+                 number {number}, is not an id ({err})"
+            );
+            Problem::invalid_parameter("authors", detail)
         })
-        .collect()
+    };
+    authors.split(',').enumerate().map(parse).collect()
 }
 
 /// The body of `POST /posts`.
@@ -189,147 +176,44 @@ fn default_author() -> i64 {
 /// it).
 async fn create_post(
     State(db): State<Db>,
-    JsonBody(post): JsonBody<NewPost>,
-) -> Result<(StatusCode, Json<Post>), ApiError> {
-    let invalid = |message: String| ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, message };
+    post: Result<Json<NewPost>, JsonRejection>,
+) -> Result<(StatusCode, Json<Post>), Problem> {
+    let Json(post) = post?;
     if post.title.chars().count() > Post::MAX_TITLE_LEN {
         let max = Post::MAX_TITLE_LEN;
-        return Err(invalid(format!("the title is longer than {max} characters")));
+        return Err(Problem::invalid_body(
+            422,
+            format!("the title is longer than {max} characters"),
+        ));
     }
     if let Some(at) = post.title.chars().position(|c| c == '\0') {
-        return Err(invalid(format!(
-            "the title holds a NUL character (U+0000) at character {at}: PostgreSQL cannot \
+        return Err(Problem::invalid_body(
+            422,
+            format!(
+                "the title holds a NUL character (U+0000) at character {at}: PostgreSQL cannot \
              store one in a text, so no database here is given one; remove it"
-        )));
+            ),
+        ));
     }
     let post = db.insert_by(post.author_id, db::now(), post.score, &post.title).await?;
     Ok((StatusCode::CREATED, Json(post)))
 }
 
-/// Parameters read from a query string ([`ListParams`]). Unlike axum's `Query`, whose rejection
-/// is plain text, any invalid parameter (`sort=hot`, `dir=up`, `limit=ten`, `limit=-1`,
-/// `limit=0`, `after` with `before`) is a JSON [`ApiError`].
-pub struct QueryParams<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryParams<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match Query::<T>::from_request_parts(parts, state).await {
-            Ok(Query(params)) => Ok(QueryParams(params)),
-            Err(rejection) => Err(ApiError::from(rejection)),
-        }
-    }
-}
-
-/// Parameters read from the path (`/users/{id}/feed`): a user or author id that is not a number
-/// is a JSON [`ApiError`], not axum's plain text.
-pub struct PathParams<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathParams<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match Path::<T>::from_request_parts(parts, state).await {
-            Ok(Path(params)) => Ok(PathParams(params)),
-            Err(rejection) => Err(ApiError::from(rejection)),
-        }
-    }
-}
-
-/// A JSON request body whose rejection is a JSON [`ApiError`].
-struct JsonBody<T>(T);
-
-impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(request, state).await {
-            Ok(Json(body)) => Ok(JsonBody(body)),
-            Err(rejection) => Err(ApiError::from(rejection)),
-        }
-    }
-}
-
-/// An error response: its status, and `{"error": message}` (and `Retry-After` on a `503`).
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    fn internal(detail: impl std::fmt::Display) -> Self {
-        // The detail is for the server's log, not for the client.
-        eprintln!("internal error: {detail}");
-        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: "internal error".into() }
-    }
-}
-
-/// A bad cursor or request is the client's (400, with the reason); a database failure is ours
-/// (500, reason logged, not shown).
-impl From<keyset_runtime::Error> for ApiError {
-    fn from(err: keyset_runtime::Error) -> Self {
-        if err.is_client_error() {
-            ApiError { status: StatusCode::BAD_REQUEST, message: err.to_string() }
-        } else {
-            ApiError::internal(err)
-        }
-    }
-}
-
 /// The database's errors, by whose fault they are ([`db::Error::fault`]): a refused page
-/// request 400, a refused value 422, a busy pool 503, the rest ours (500, reason logged).
-impl From<db::Error> for ApiError {
+/// request keyset's problem, a refused value `422`, a busy pool `503`, the rest ours (`500`,
+/// logged, not shown).
+impl From<db::Error> for Problem {
     fn from(err: db::Error) -> Self {
-        let status = match err.fault() {
-            Fault::BadRequest => StatusCode::BAD_REQUEST,
-            Fault::InvalidData => StatusCode::UNPROCESSABLE_ENTITY,
-            Fault::Busy => {
+        match (err.fault(), err) {
+            (Fault::BadRequest, db::Error::Page(err)) => Problem::from(err),
+            (Fault::InvalidData, err) => Problem::invalid_body(422, err),
+            (Fault::Busy, err) => {
                 // Logged: a pool that runs dry is worth knowing about.
-                eprintln!("busy: {err}");
-                let message = "the database is busy: no connection came free in time; retry";
-                return ApiError {
-                    status: StatusCode::SERVICE_UNAVAILABLE,
-                    message: message.into(),
-                };
+                tracing::warn!(%err, "busy");
+                Problem::busy(RETRY_AFTER_SECS)
             }
-            Fault::Server => return ApiError::internal(err),
-        };
-        ApiError { status, message: err.to_string() }
-    }
-}
-
-/// `sort=hot`, `limit=ten`, `after` with `before`, ..: axum's message names the parameter and
-/// the reason (for `sort` and `dir`, the valid names).
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> Self {
-        ApiError { status: StatusCode::BAD_REQUEST, message: rejection.body_text() }
-    }
-}
-
-/// `/users/ten/feed`: axum's message names the reason; a path that matched no route at all is
-/// axum's `404`.
-impl From<PathRejection> for ApiError {
-    fn from(rejection: PathRejection) -> Self {
-        ApiError { status: rejection.status(), message: rejection.body_text() }
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        ApiError { status: rejection.status(), message: rejection.body_text() }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response =
-            (self.status, Json(serde_json::json!({ "error": self.message }))).into_response();
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            response.headers_mut().insert(header::RETRY_AFTER, RETRY_AFTER_SECS.into());
+            (_, err) => Problem::internal(err),
         }
-        response
     }
 }
 

@@ -13,6 +13,7 @@ use keyset_examples::db::Backend;
 use keyset_examples::pool::{Manager, Pool, PoolKind, PoolOptions};
 use keyset_examples::web::MAX_QUERY_LEN;
 use keyset_examples::{graphql, web};
+use keyset_runtime::http::problems;
 use serde_json::{json, Value};
 
 use common::{databases, Reply, Server};
@@ -51,7 +52,7 @@ async fn timed(what: &str, request: impl Future<Output = Reply>) -> (Reply, Dura
 
 /// With every pool connection held (by the test, as by requests stuck on a locked table), a page
 /// request is a `503` with `Retry-After: 1` after about the wait timeout, from the web service
-/// (`{"error": ..}`) and from GraphQL (`SERVICE_UNAVAILABLE`, no data); given the connections
+/// (a problem, `application/problem+json`) and from GraphQL (`SERVICE_UNAVAILABLE`, no data); given the connections
 /// back, both serve again. On deadpool and on bb8, on every database.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_exhausted_pool_is_503_with_retry_after_within_the_wait() {
@@ -79,16 +80,9 @@ async fn an_exhausted_pool_is_503_with_retry_after_within_the_wait() {
 
             assert_eq!(page.status, 503, "{who}: GET /posts: {}", page.body);
             assert_eq!(page.retry_after.as_deref(), Some("1"), "{who}: GET /posts");
-            assert_eq!(page.content_type, "application/json", "{who}");
-            assert_eq!(
-                page.json(),
-                json!({ "error": page.json()["error"].as_str().expect("a message") })
-            );
-            assert!(
-                page.json()["error"].as_str().unwrap().contains("busy"),
-                "{who}: {}",
-                page.body
-            );
+            let (type_uri, detail) = page.problem();
+            assert_eq!(type_uri, "about:blank", "{who}");
+            assert!(detail.contains("busy"), "{who}: {}", page.body);
             for (what, took) in [("GET /posts", page_took), ("POST /graphql", connection_took)] {
                 assert!(
                     took >= WAIT - Duration::from_millis(50) && took < WAIT + SLACK,
@@ -230,9 +224,8 @@ async fn a_title_holding_a_nul_is_422_on_every_database() {
         for title in ["\u{0}", "a\u{0}b", "ends with NUL \u{0}"] {
             let reply = server.post_json("/posts", &json!({ "title": title })).await;
             assert_eq!(reply.status, 422, "{who}: {title:?}: {}", reply.body);
-            assert_eq!(reply.content_type, "application/json", "{who}");
-            let error = reply.json()["error"].as_str().map(str::to_owned);
-            let error = error.unwrap_or_else(|| panic!("{who}: {}", reply.body));
+            let (type_uri, error) = reply.problem();
+            assert_eq!(type_uri, problems::INVALID_BODY, "{who}");
             assert!(error.contains("NUL character (U+0000)"), "{who}: {error}");
         }
         assert_eq!(database.db.all().await.expect("all posts").len(), 5, "{who}: none stored");
@@ -259,7 +252,7 @@ async fn postgres_refusing_a_nul_is_invalid_data_not_a_server_fault() {
 }
 
 /// A query string of exactly [`MAX_QUERY_LEN`] bytes is served; one byte more is a `414` in the
-/// service's error shape: `{"error": ..}` from the web service, a GraphQL error from GraphQL.
+/// service's error shape: a problem from the web service, a GraphQL error from GraphQL.
 #[tokio::test]
 async fn a_query_string_over_8_kib_is_414() {
     let db = keyset_examples::db::Db::open(None, 5, PoolOptions::default()).await.expect("SQLite");
@@ -273,12 +266,11 @@ async fn a_query_string_over_8_kib_is_414() {
 
     let reply = web.get(&format!("/posts?{}", padded(MAX_QUERY_LEN + 1))).await;
     assert_eq!(reply.status, 414, "{}", reply.body);
-    assert_eq!(reply.content_type, "application/json");
-    let error = reply.json()["error"].as_str().expect("an error message").to_owned();
+    let error = reply.detail();
     assert!(error.contains("8193 bytes") && error.contains("limit of 8192"), "{error}");
     // A token-length cursor far over it: the same, not hyper's bare 431 or a 400 of the parser.
     let reply = web.get(&format!("/posts?after={}", "A".repeat(40_000))).await;
-    assert_eq!((reply.status, reply.content_type.as_str()), (414, "application/json"));
+    assert_eq!((reply.status, reply.content_type.as_str()), (414, "application/problem+json"));
 
     let gql = Server::start(graphql::router(graphql::schema(db))).await;
     let query = json!({ "query": "{ posts(first: 1) { edges { cursor } } }" });

@@ -2,7 +2,7 @@
 //! `GET /feed?authors=..` and `GET /users/{id}/feed`, walked to the end, list exactly the rows of
 //! the naive listing (every post, filtered to the authors, in the order asked); a token stays
 //! valid when the user follows another author between pages; a bad or oversized author list is
-//! a 400 with `{"error": ..}`.
+//! a 400 problem (`application/problem+json`).
 //!
 //! The seeded posts take turns among 10 authors, so a feed of one author is sparse among the
 //! newest posts (the window of the order's index a page walks first comes back short, and the
@@ -176,6 +176,53 @@ async fn a_feed_walks_to_the_end_as_the_naive_listing_does() {
     }
 }
 
+/// A feed walked by its `Link` headers alone, as a client that knows nothing of the query
+/// string would: `next` from the first page to the end, `prev` from `last` to the start, each the
+/// naive listing; the feed's own parameter (`authors`), its order and its limit kept throughout.
+#[tokio::test]
+async fn a_feed_walks_by_its_link_headers_alone() {
+    for database in databases::all("feeds_links", 60, PoolOptions::default()).await {
+        let server = Server::start(router(database.db.clone())).await;
+        let who = &database.name;
+        let rows = table(&database.db, "top", Some("asc")).await;
+        let expected = among(&rows, &[2, 5, 7]);
+        assert!(expected.len() > 8, "{who}: more than two pages of 4");
+        let start = "/feed?authors=2%2C5%2C7&sort=top&dir=asc&limit=4";
+        let walk = |rel: &'static str, from: String| {
+            let server = &server;
+            async move {
+                let (mut pages, mut url) = (Vec::new(), Some(from));
+                while let Some(at) = url {
+                    let reply = server.get(&at).await;
+                    assert_eq!(reply.status, 200, "{who}: GET {at}: {}", reply.body);
+                    for kept in ["authors=2%2C5%2C7", "sort=top", "dir=asc", "limit=4"] {
+                        let link = reply.link.clone().unwrap_or_default();
+                        assert!(link.matches(kept).count() >= 2, "{who}: {kept} in {link}");
+                    }
+                    let items: Vec<Item> = serde_json::from_value(reply.json()["items"].clone())
+                        .expect("the page's items");
+                    pages.push(items);
+                    url = reply.link(rel);
+                }
+                pages
+            }
+        };
+        let forward: Vec<Item> = walk("next", start.to_owned()).await.concat();
+        assert_eq!(ids(&forward), ids(&expected), "{who}: forward by rel=next");
+
+        let first = server.get(start).await;
+        let last = first.link("last").expect("a last link");
+        assert!(last.ends_with("&last=true"), "{who}: {last}");
+        let back: Vec<Item> = walk("prev", last).await.into_iter().rev().flatten().collect();
+        assert_eq!(ids(&back), ids(&expected), "{who}: back by rel=prev");
+        assert_eq!(first.link("prev"), None, "{who}: the first page has no prev");
+        assert_eq!(
+            first.link("first").as_deref(),
+            Some("/feed?authors=2%2C5%2C7&sort=top&dir=asc&limit=4")
+        );
+    }
+}
+
 /// A token is a position in the order, not in the set of authors: after the user follows one
 /// more author, the next page is among the authors followed then, from where the last one ended;
 /// a feed's token pages `/posts` too.
@@ -252,13 +299,11 @@ async fn the_follows_feed_equals_the_authors_feed_of_the_same_ids() {
     }
 }
 
-/// `GET url`, which must be a 400 with `{"error": ..}`: the message.
+/// `GET url`, which must be a 400 problem (`application/problem+json`): its detail.
 async fn refused(server: &Server, url: &str) -> String {
     let reply = server.get(url).await;
     assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
-    assert_eq!(reply.content_type, "application/json", "GET {url}");
-    let error = reply.json()["error"].as_str().map(str::to_owned);
-    error.unwrap_or_else(|| panic!("GET {url}: {}", reply.body))
+    reply.detail()
 }
 
 /// An author list that is not ids, or holds more than a feed takes, and a user id that is not a
@@ -290,7 +335,7 @@ async fn bad_author_lists_are_400_and_no_authors_an_empty_page() {
         }
         let reply = server.put("/users/1/follows/someone").await;
         assert_eq!(reply.status, 400, "{who}: {}", reply.body);
-        assert!(reply.json()["error"].as_str().is_some_and(|error| error.contains("someone")));
+        assert!(reply.detail().contains("someone"), "{who}: {}", reply.body);
 
         // As many as a feed takes is a page; spaces around the ids are allowed.
         let most = page(&server, &format!("/feed?authors={}", ids(MAX_FEED_AUTHORS))).await;

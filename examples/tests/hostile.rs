@@ -1,7 +1,7 @@
 //! Hostile cursors over HTTP, on every database of the build: real tokens of the web and GraphQL
 //! examples (every order, both directions, `after` and `before` ones), each edited by one
 //! character and flipped by one bit, sent back. Every answer must be a page or the client's error
-//! (web: `200`, or `400` with `{"error": ..}`; GraphQL: data, or `BAD_USER_INPUT`), never the
+//! (web: `200`, or a `400` problem; GraphQL: data, or `BAD_USER_INPUT`), never the
 //! server's. Deterministic: the same edits every run, at most [`MAX_PER_TOKEN`] per token.
 
 mod common;
@@ -186,10 +186,10 @@ async fn forged_cursors_are_200_or_400_never_5xx_from_the_web_service() {
             let server = Arc::clone(&client);
             async move {
                 let reply = server.get(&url).await;
-                let json_error = reply.content_type == "application/json"
+                let json_error = reply.content_type == "application/problem+json"
                     && serde_json::from_str::<Value>(&reply.body).is_ok_and(|body| {
-                        body.as_object().is_some_and(|o| o.len() == 1)
-                            && body["error"].as_str().is_some_and(|e| !e.is_empty())
+                        body["status"] == 400
+                            && body["detail"].as_str().is_some_and(|e| !e.is_empty())
                     });
                 match reply.status {
                     200 => Ok(true),

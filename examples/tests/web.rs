@@ -8,6 +8,7 @@ use keyset_examples::db::{Db, Post};
 use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
 use keyset_runtime::__testing::token;
+use keyset_runtime::http::problems;
 use keyset_runtime::Direction;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -223,9 +224,10 @@ async fn an_emptied_page_leads_back_over_http() {
     assert_eq!(back.next, None, "nothing lies past the rows left");
 }
 
-/// Every invalid request is a 400 whose body is `{"error": ".."}` saying what is wrong.
+/// Every invalid request is a 400 problem (RFC 9457) of its type, whose detail says what is
+/// wrong.
 #[tokio::test]
-async fn bad_requests_are_400_with_a_json_error() {
+async fn bad_requests_are_400_problems_of_their_type() {
     let (_db, server) = start(50).await;
     let page1 = page(&server, "/posts?limit=5").await;
     let page2 =
@@ -235,33 +237,54 @@ async fn bad_requests_are_400_with_a_json_error() {
         token::encode(token::fingerprint("comments: id ASC"), Direction::After, &(7i64,)).unwrap();
 
     let cases = [
-        ("/posts?after=not-a-token".to_owned(), "not a token this server issued"),
-        ("/posts?after=".to_owned(), "empty"),
-        (format!("/posts?after={}", &page1.next.clone().unwrap()[..6]), "cursor"),
-        (format!("/posts?after={foreign}"), "another listing"),
-        (format!("/posts?after={}", page2.prev.clone().unwrap()), "sent as `after`"),
-        (format!("/posts?before={}", page1.next.clone().unwrap()), "sent as `before`"),
-        ("/posts?after=a&before=b".to_owned(), "not both"),
-        ("/posts?last=true&after=a".to_owned(), "`last`"),
-        ("/posts?limit=0".to_owned(), "at least 1"),
-        ("/posts?limit=-1".to_owned(), "limit"),
-        ("/posts?limit=ten".to_owned(), "limit"),
-        (format!("/posts?limit={}", encode("2 0")), "limit"),
+        (
+            "/posts?after=not-a-token".to_owned(),
+            problems::MALFORMED_TOKEN,
+            "not a token this server issued",
+        ),
+        ("/posts?after=".to_owned(), problems::MALFORMED_TOKEN, "empty"),
+        (
+            format!("/posts?after={}", &page1.next.clone().unwrap()[..6]),
+            problems::MALFORMED_TOKEN,
+            "cursor",
+        ),
+        (format!("/posts?after={foreign}"), problems::FOREIGN_TOKEN, "another listing"),
+        (
+            format!("/posts?after={}", page2.prev.clone().unwrap()),
+            problems::TOKEN_WRONG_WAY,
+            "sent as `after`",
+        ),
+        (
+            format!("/posts?before={}", page1.next.clone().unwrap()),
+            problems::TOKEN_WRONG_WAY,
+            "sent as `before`",
+        ),
+        ("/posts?after=a&before=b".to_owned(), problems::CONFLICTING_PARAMETERS, "not both"),
+        ("/posts?last=true&after=a".to_owned(), problems::CONFLICTING_PARAMETERS, "`last`"),
+        ("/posts?limit=0".to_owned(), problems::INVALID_LIMIT, "at least 1"),
+        ("/posts?limit=-1".to_owned(), problems::INVALID_LIMIT, "`limit=-1`"),
+        ("/posts?limit=ten".to_owned(), problems::INVALID_LIMIT, "`limit=ten`"),
+        (format!("/posts?limit={}", encode("2 0")), problems::INVALID_LIMIT, "`limit=2 0`"),
+        (
+            "/posts?sort=hot".to_owned(),
+            problems::INVALID_SORT,
+            "`sort=hot`: one of `new`, `top`, `title`",
+        ),
+        ("/posts?dir=up".to_owned(), problems::INVALID_SORT, "`dir=up`"),
     ];
-    for (url, reason) in cases {
+    for (url, type_uri, reason) in cases {
         let reply = server.get(&url).await;
         assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
-        assert_eq!(reply.content_type, "application/json", "GET {url}");
-        let error = reply.json()["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("GET {url}: {}", reply.body))
-            .to_owned();
+        let (problem, error) = reply.problem();
+        assert_eq!(problem, type_uri, "GET {url}: {}", reply.body);
         assert!(error.contains(reason), "GET {url}: {error:?} should say {reason:?}");
     }
 
     let reply = server.post_json("/posts", &json!({ "headline": "no title" })).await;
     assert_eq!(reply.status, 422, "{}", reply.body);
-    assert!(reply.json()["error"].as_str().unwrap().contains("title"));
+    let (problem, error) = reply.problem();
+    assert_eq!(problem, problems::INVALID_BODY);
+    assert!(error.contains("title"), "{error}");
 }
 
 #[tokio::test]
@@ -406,13 +429,11 @@ async fn every_sort_order_and_direction_walks_forward_and_back_over_http() {
     }
 }
 
-/// `GET url`, which must be a 400 with `{"error": ..}`: the message.
+/// `GET url`, which must be a 400 problem (`application/problem+json`): its detail.
 async fn refused(server: &Server, url: &str) -> String {
     let reply = server.get(url).await;
     assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
-    assert_eq!(reply.content_type, "application/json", "GET {url}");
-    let error = reply.json()["error"].as_str().map(str::to_owned);
-    error.unwrap_or_else(|| panic!("GET {url}: {}", reply.body))
+    reply.detail()
 }
 
 /// An unknown `sort` or `dir` is a 400 naming the valid values.
@@ -489,6 +510,6 @@ async fn the_longest_title_pages_in_the_title_order() {
         let too_long = format!("{longest}x");
         let reply = server.post_json("/posts", &json!({ "title": too_long })).await;
         assert_eq!(reply.status, 422, "{}: {}", database.name, reply.body);
-        assert!(reply.json()["error"].as_str().unwrap().contains("255 characters"));
+        assert!(reply.detail().contains("255 characters"), "{}: {}", database.name, reply.body);
     }
 }

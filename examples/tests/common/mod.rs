@@ -25,6 +25,8 @@ pub struct Reply {
     pub content_type: String,
     /// The `Retry-After` header, if any.
     pub retry_after: Option<String>,
+    /// The `Link` header, if any.
+    pub link: Option<String>,
     pub body: String,
 }
 
@@ -33,6 +35,34 @@ impl Reply {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body)
             .unwrap_or_else(|err| panic!("not JSON ({err}): {:?}", self.body))
+    }
+
+    /// The body as an RFC 9457 problem: its `type` and its `detail` (empty for a server's
+    /// fault, which shows none). Panics, showing the body, unless the media type is
+    /// `application/problem+json`, the body's `status` the response's, and `type` and `title`
+    /// are there.
+    pub fn problem(&self) -> (String, String) {
+        assert_eq!(self.content_type, "application/problem+json", "{}", self.body);
+        let json = self.json();
+        assert_eq!(json["status"], self.status, "{}", self.body);
+        assert!(json["title"].as_str().is_some_and(|title| !title.is_empty()), "{}", self.body);
+        let type_uri = json["type"].as_str().unwrap_or_else(|| panic!("no type: {}", self.body));
+        (type_uri.to_owned(), json["detail"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// The target of the `Link` header's `rel` (RFC 8288: `<target>; rel="name"`, comma
+    /// separated), if there is one.
+    pub fn link(&self, rel: &str) -> Option<String> {
+        let link = self.link.as_deref()?;
+        link.split(", ").find_map(|entry| {
+            let (target, params) = entry.split_once(">; ")?;
+            (params == format!("rel=\"{rel}\"")).then(|| target.trim_start_matches('<').to_owned())
+        })
+    }
+
+    /// The `detail` of a problem ([`problem`](Self::problem)).
+    pub fn detail(&self) -> String {
+        self.problem().1
     }
 }
 
@@ -91,9 +121,10 @@ impl Server {
         };
         let (content_type, retry_after) =
             (header("content-type").unwrap_or_default(), header("retry-after"));
+        let link = header("link");
         let body = response.into_body().collect().await.expect("the whole body").to_bytes();
         let body = String::from_utf8(body.to_vec()).expect("UTF-8 body");
-        Reply { status, content_type, retry_after, body }
+        Reply { status, content_type, retry_after, link, body }
     }
 }
 

@@ -63,7 +63,8 @@ impl IntoResponse for Error {
 
 /// A path segment that does not parse (`/users/abc/feed`), as a `400` of type
 /// [`INVALID_PARAMETER`](super::problems::INVALID_PARAMETER) with axum's reason; a route whose parameters do not fit its handler is
-/// the server's (`500`). Use it with `axum_extra::extract::WithRejection<Path<T>, Problem>`.
+/// the server's (`500`). Take the path as `Result<Path<T>, PathRejection>` (or with `axum_extra`'s
+/// `WithRejection<Path<T>, Problem>`) and `?` it.
 impl From<PathRejection> for Problem {
     fn from(rejection: PathRejection) -> Self {
         match rejection.status().is_server_error() {

@@ -36,6 +36,32 @@
 //! }
 //! # }
 //! ```
+//!
+//! A handler's other extractors give the same problems: axum's path, query and JSON rejections
+//! convert into [`Problem`] (`From`), so take them as `Result` (or with `axum_extra`'s
+//! `WithRejection<Path<i64>, Problem>`), and a service's own mistakes are
+//! [`Problem::invalid_parameter`] and [`Problem::invalid_body`]:
+//!
+//! ```
+//! # #[cfg(feature = "axum")] mod handler {
+//! use axum::extract::rejection::PathRejection;
+//! use axum::extract::Path;
+//! use keyset_runtime::http::Problem;
+//! use keyset_runtime::PageRequest;
+//!
+//! /// `GET /authors/{id}/posts`: `/authors/abc/posts` is a `400` problem naming the segment.
+//! async fn author_posts(
+//!     author: Result<Path<i64>, PathRejection>,
+//!     request: PageRequest,
+//! ) -> Result<String, Problem> {
+//!     let Path(author) = author?;
+//!     if author <= 0 {
+//!         return Err(Problem::invalid_parameter("id", "author ids start at 1"));
+//!     }
+//!     Ok(format!("the posts of {author}, {request:?}"))
+//! }
+//! # }
+//! ```
 
 #[cfg(feature = "axum")]
 mod axum;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use http::{StatusCode, Uri};
-use problem_details::ProblemDetails;
+use problem_details::{ProblemDetails, ProblemType};
 
 use super::problems;
 use crate::error::{CursorError, Error, RequestError};
@@ -62,7 +62,9 @@ impl Problem {
 
     /// A status whose meaning is the status itself (`type` is `about:blank`).
     fn plain(status: StatusCode, detail: Option<String>) -> Self {
-        let mut details = ProblemDetails::from_status_code(status);
+        // `type` written out, though absent means the same (RFC 9457, 4.2.1): every problem has one.
+        let mut details =
+            ProblemDetails::from_status_code(status).with_type(ProblemType::default());
         details.detail = detail;
         Problem { details, retry_after: None }
     }
