@@ -19,6 +19,8 @@ pub mod db;
 #[cfg(feature = "graphql")]
 pub mod graphql;
 #[cfg(feature = "web")]
+pub mod openapi;
+#[cfg(feature = "web")]
 pub mod pool;
 #[cfg(feature = "web")]
 pub mod web;

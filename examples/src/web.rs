@@ -43,7 +43,10 @@ use axum::Router;
 use keyset_runtime::http::{Linked, Problem, Sorted};
 use serde::Deserialize;
 
+use utoipa::{IntoParams, OpenApi, ToSchema};
+
 use crate::db::{self, Db, Fault, Post, PostOrder};
+use crate::openapi::{ApiDoc, Created, NoContent, PageResponses};
 
 /// The service's routes, on the posts database. Each request takes a connection from the pool
 /// for as long as its statements run, and awaits them: nothing blocks an async thread (SQLite's
@@ -54,6 +57,7 @@ pub fn router(db: Db) -> Router {
         .route("/feed", get(feed))
         .route("/users/{id}/feed", get(user_feed))
         .route("/users/{id}/follows/{author}", put(follow))
+        .route("/openapi.json", get(openapi))
         .layer(middleware::from_fn(limit_query))
         .with_state(db)
 }
@@ -84,9 +88,15 @@ pub fn query_too_long(request: &Request) -> Option<String> {
     })
 }
 
+/// `GET /openapi.json`: this service's OpenAPI document ([`ApiDoc`]).
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
 /// `GET /posts?sort=top&dir=asc&limit=..&after=..`: one page of posts in the order the client
 /// chose. A token of another order or direction is refused by keyset.
-async fn list_posts(
+#[utoipa::path(get, path = "/posts", tag = "posts", params(Sorted<PostOrder>), responses(PageResponses))]
+pub(crate) async fn list_posts(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,
     page: Sorted<PostOrder>,
@@ -96,14 +106,23 @@ async fn list_posts(
 
 /// `GET /feed`'s own parameter: author ids separated by commas; none (absent or empty), an
 /// empty feed.
-#[derive(Deserialize)]
-struct Authors {
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct Authors {
+    /// Author ids separated by commas, e.g. `1,2,3`; none, an empty feed.
     #[serde(default)]
     authors: String,
 }
 
 /// `GET /feed?authors=1,2,3`: one page of those authors' posts, in the order the client chose.
-async fn feed(
+#[utoipa::path(
+    get,
+    path = "/feed",
+    tag = "feeds",
+    params(Authors, Sorted<PostOrder>),
+    responses(PageResponses)
+)]
+pub(crate) async fn feed(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,
     authors: Result<Query<Authors>, QueryRejection>,
@@ -116,7 +135,14 @@ async fn feed(
 }
 
 /// `GET /users/{id}/feed`: one page of the posts of the authors user `id` follows.
-async fn user_feed(
+#[utoipa::path(
+    get,
+    path = "/users/{id}/feed",
+    tag = "feeds",
+    params(("id" = i64, Path, description = "The user"), Sorted<PostOrder>),
+    responses(PageResponses)
+)]
+pub(crate) async fn user_feed(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,
     user: Result<Path<i64>, PathRejection>,
@@ -127,7 +153,17 @@ async fn user_feed(
 }
 
 /// `PUT /users/{id}/follows/{author}`: `204`, whether or not user `id` followed `author` before.
-async fn follow(
+#[utoipa::path(
+    put,
+    path = "/users/{id}/follows/{author}",
+    tag = "feeds",
+    params(
+        ("id" = i64, Path, description = "The user"),
+        ("author" = i64, Path, description = "The author they follow")
+    ),
+    responses(NoContent)
+)]
+pub(crate) async fn follow(
     State(db): State<Db>,
     path: Result<Path<(i64, i64)>, PathRejection>,
 ) -> Result<StatusCode, Problem> {
@@ -157,8 +193,9 @@ fn parse_authors(authors: &str) -> Result<Vec<i64>, Problem> {
 }
 
 /// The body of `POST /posts`.
-#[derive(Deserialize)]
-struct NewPost {
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct NewPost {
+    /// At most 255 characters, without NUL.
     title: String,
     #[serde(default)]
     score: i32,
@@ -174,7 +211,8 @@ fn default_author() -> i64 {
 /// here, before any query, so that the backends accept the same posts: over 255 characters
 /// (MySQL's column), or holding a NUL (PostgreSQL's text cannot; SQLite and MariaDB would store
 /// it).
-async fn create_post(
+#[utoipa::path(post, path = "/posts", tag = "posts", request_body = NewPost, responses(Created))]
+pub(crate) async fn create_post(
     State(db): State<Db>,
     post: Result<Json<NewPost>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Post>), Problem> {

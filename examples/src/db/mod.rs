@@ -52,6 +52,7 @@ diesel::allow_tables_to_appear_in_same_query!(posts, follows);
 /// seeks, once per author, the index led by the author, `(author_id, created_at DESC, id DESC)`
 /// and so on, one per order, beside the order's own ([`Post::INDEXES`] has both).
 #[derive(Queryable, Selectable, Keyset, Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "web", derive(utoipa::ToSchema))]
 #[diesel(table_name = posts)]
 #[keyset(
     max_token_len = 2048,
@@ -64,6 +65,9 @@ pub struct Post {
     #[tiebreaker]
     pub id: i64,
     pub author_id: i64,
+    /// UTC, to the microsecond, written without an offset (`2026-12-04T17:54:47.519654`):
+    /// not an RFC 3339 `date-time`, which requires one.
+    #[cfg_attr(feature = "web", schema(value_type = String))]
     pub created_at: NaiveDateTime,
     pub score: i32,
     pub title: String,

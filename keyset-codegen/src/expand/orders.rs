@@ -202,6 +202,9 @@ fn expand_orders(model: &Model, valid: bool) -> TokenStream {
                 }
             }
 
+            // Its OpenAPI schema with the runtime's `utoipa` feature: the names, as a string enum.
+            #rt::order_schema!(#order_enum, [#(#names),*]);
+
             #[automatically_derived]
             impl #rt::serde::Serialize for #order_enum {
                 fn serialize<__S: #rt::serde::Serializer>(

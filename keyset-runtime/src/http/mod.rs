@@ -66,6 +66,8 @@
 #[cfg(feature = "axum")]
 mod axum;
 mod links;
+#[cfg(feature = "utoipa")]
+mod openapi;
 mod params;
 mod problem;
 pub mod problems;
@@ -73,5 +75,8 @@ pub mod problems;
 #[cfg(feature = "axum")]
 pub use axum::Linked;
 pub use links::link_header;
+#[cfg(feature = "utoipa")]
+#[doc(hidden)]
+pub use openapi::order_names_schema;
 pub use params::{page_request, Sorted};
 pub use problem::Problem;
