@@ -1,7 +1,7 @@
 //! The web example's OpenAPI document (`GET /openapi.json`) describes what the service serves:
 //! every route, the page parameters with the order enum's names, each status it answers with
 //! its media type (`application/problem+json` for refusals), and a `Link` header on pages. (CI
-//! also validates it and fuzzes the live service with it: `.ci/openapi.sh`.)
+//! also validates it and fuzzes the live service with it: `.ci/third-party.sh`.)
 
 mod common;
 

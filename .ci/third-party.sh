@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The web example's OpenAPI document, checked by third-party tools against the live service, on
-# SQLite and on PostgreSQL: `openapi-spec-validator` validates the document, and Schemathesis
-# sends requests generated from it (a bounded number, a fixed seed) and fails on any 5xx and on
-# any response the document does not describe (status, media type, headers, body).
-#
-# Not checked: Schemathesis' `positive_data_acceptance`, which expects every request the schema
-# allows to succeed. No OpenAPI schema can say that `after`, `before` and `last` exclude each
-# other, or that a token must be one the service issued: such requests are 400 problems, as
-# documented.
+# The web example checked by third-party clients against the live service, on SQLite and on
+# PostgreSQL:
+# - `openapi-spec-validator` validates its OpenAPI document, and Schemathesis sends requests
+#   generated from it (a bounded number, a fixed seed) and fails on any 5xx and on any response
+#   the document does not describe (status, media type, headers, body). Not checked:
+#   Schemathesis' `positive_data_acceptance`, which expects every request the schema allows to
+#   succeed; no OpenAPI schema can say that `after`, `before` and `last` exclude each other, or
+#   that a token must be one the service issued: such requests are 400 problems, as documented;
+# - Python `requests` walks a feed by its `Link` headers alone (`.ci/links.py`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=target/ci-venv
 [ -x "$venv/bin/schemathesis" ] || {
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q openapi-spec-validator==0.9.0 schemathesis==4.32.5
+    "$venv/bin/pip" install -q openapi-spec-validator==0.9.0 schemathesis==4.32.5 requests==2.32.3
 }
 
 cargo build --locked -q -p keyset-examples --features web,postgres --example web
@@ -37,6 +37,7 @@ check() { # name, port, DATABASE_URL (empty: SQLite)
     "$venv/bin/schemathesis" run "$base/openapi.json" --checks all \
         --exclude-checks positive_data_acceptance --max-examples 50 --seed 1 --no-color
     echo "OpenAPI on $name: valid, and Schemathesis found nothing (50 examples per operation, seed 1)"
+    "$venv/bin/python" .ci/links.py "$base"
 }
 check sqlite 28091 ""
 check postgres 28092 "postgres://postgres@127.0.0.1:5432/$pg_db"
