@@ -7,7 +7,10 @@
 #   Schemathesis' `positive_data_acceptance`, which expects every request the schema allows to
 #   succeed; no OpenAPI schema can say that `after`, `before` and `last` exclude each other, or
 #   that a token must be one the service issued: such requests are 400 problems, as documented;
-# - Python `requests` walks a feed by its `Link` headers alone (`.ci/links.py`).
+# - Python `requests` walks a feed by its `Link` headers alone (`.ci/links.py`);
+# - Apollo Client (npm, `relayStylePagination`) pages the GraphQL example with `fetchMore`,
+#   forward to the end and back from the last page, under a writer (`.ci/apollo/walk.mjs`, on
+#   PostgreSQL, whose rows the writer changes through psql).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,13 +21,17 @@ venv=target/ci-venv
 }
 
 cargo build --locked -q -p keyset-examples --features web,postgres --example web
+cargo build --locked -q -p keyset-examples --features graphql,postgres --example graphql
+(cd .ci/apollo && npm ci --no-audit --no-fund --silent)
 pg_db=keyset_openapi_$$
-psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $pg_db"
+gql_db=keyset_apollo_$$
+psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $pg_db" -c "CREATE DATABASE $gql_db"
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $pg_db WITH (FORCE)" || true
+    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $pg_db WITH (FORCE)" \
+        -c "DROP DATABASE IF EXISTS $gql_db WITH (FORCE)" || true
 }
 trap cleanup EXIT
 
@@ -41,3 +48,13 @@ check() { # name, port, DATABASE_URL (empty: SQLite)
 }
 check sqlite 28091 ""
 check postgres 28092 "postgres://postgres@127.0.0.1:5432/$pg_db"
+
+gql_url="postgres://postgres@127.0.0.1:5432/$gql_db"
+DATABASE_URL="$gql_url" ADDR=127.0.0.1:28093 ./target/debug/examples/graphql > target/apollo-graphql.log 2>&1 &
+pids+=($!)
+for _ in $(seq 60); do
+    curl -fsS -H 'content-type: application/json' -d '{"query": "{ posts(first: 1) { edges { cursor } } }"}' \
+        http://127.0.0.1:28093/graphql > /dev/null 2>&1 && break
+    sleep 1
+done
+(cd .ci/apollo && node walk.mjs http://127.0.0.1:28093/graphql "$gql_url")
