@@ -134,6 +134,19 @@ pub(crate) async fn feed(
     Ok(Linked::new(&uri, db.feed(page.sort, page.dir, &authors, &page.request).await?))
 }
 
+/// `/users/{id}/..`: deserialized by name, so that a refusal names the segment.
+#[derive(Deserialize)]
+pub(crate) struct User {
+    id: i64,
+}
+
+/// `/users/{id}/follows/{author}`.
+#[derive(Deserialize)]
+pub(crate) struct Follow {
+    id: i64,
+    author: i64,
+}
+
 /// `GET /users/{id}/feed`: one page of the posts of the authors user `id` follows.
 #[utoipa::path(
     get,
@@ -145,10 +158,10 @@ pub(crate) async fn feed(
 pub(crate) async fn user_feed(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,
-    user: Result<Path<i64>, PathRejection>,
+    user: Result<Path<User>, PathRejection>,
     page: Sorted<PostOrder>,
 ) -> Result<Linked<Post>, Problem> {
-    let Path(user) = user?;
+    let Path(User { id: user }) = user?;
     Ok(Linked::new(&uri, db.follows_feed(page.sort, page.dir, user, &page.request).await?))
 }
 
@@ -165,9 +178,9 @@ pub(crate) async fn user_feed(
 )]
 pub(crate) async fn follow(
     State(db): State<Db>,
-    path: Result<Path<(i64, i64)>, PathRejection>,
+    path: Result<Path<Follow>, PathRejection>,
 ) -> Result<StatusCode, Problem> {
-    let Path((user, author)) = path?;
+    let Path(Follow { id: user, author }) = path?;
     db.follow(user, author).await?;
     Ok(StatusCode::NO_CONTENT)
 }

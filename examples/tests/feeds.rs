@@ -16,6 +16,7 @@ use keyset_examples::db::feed::{seeded_follows, MAX_FEED_AUTHORS};
 use keyset_examples::db::{Db, Post};
 use keyset_examples::pool::PoolOptions;
 use keyset_examples::web::router;
+use keyset_runtime::http::problems;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -326,7 +327,7 @@ async fn bad_author_lists_are_400_and_no_authors_an_empty_page() {
             ("/feed?authors=1&after=not-a-token".to_owned(), "not a token this server issued"),
             ("/feed?authors=1&limit=0".to_owned(), "at least 1"),
             ("/feed?authors=1&sort=hot".to_owned(), "`title`"),
-            ("/users/ten/feed".to_owned(), "ten"),
+            ("/users/ten/feed".to_owned(), "`id`: takes a `i64`, not `ten`"),
             ("/users/1/feed?after=a&before=b".to_owned(), "not both"),
         ];
         for (url, reason) in cases {
@@ -335,7 +336,9 @@ async fn bad_author_lists_are_400_and_no_authors_an_empty_page() {
         }
         let reply = server.put("/users/1/follows/someone").await;
         assert_eq!(reply.status, 400, "{who}: {}", reply.body);
-        assert!(reply.detail().contains("someone"), "{who}: {}", reply.body);
+        let (type_uri, detail) = reply.problem();
+        assert_eq!(type_uri, problems::INVALID_PARAMETER, "{who}");
+        assert!(detail.contains("`author`: takes a `i64`, not `someone`"), "{who}: {detail}");
 
         // As many as a feed takes is a page; spaces around the ids are allowed.
         let most = page(&server, &format!("/feed?authors={}", ids(MAX_FEED_AUTHORS))).await;

@@ -4,6 +4,7 @@
 
 use std::str::FromStr;
 
+use axum::extract::path::ErrorKind;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -65,11 +66,30 @@ impl IntoResponse for Error {
 /// [`INVALID_PARAMETER`](super::problems::INVALID_PARAMETER) with axum's reason; a route whose parameters do not fit its handler is
 /// the server's (`500`). Take the path as `Result<Path<T>, PathRejection>` (or with `axum_extra`'s
 /// `WithRejection<Path<T>, Problem>`) and `?` it.
+///
+/// A path deserialized into a struct names each segment (`Path<User>` with `id: i64` for
+/// `/users/{id}`): the detail then names the parameter, `` `id`: takes a `i64`, not `ten` ``.
 impl From<PathRejection> for Problem {
     fn from(rejection: PathRejection) -> Self {
-        match rejection.status().is_server_error() {
-            true => Problem::internal(rejection.body_text()),
-            false => Problem::invalid_parameter("path", rejection.body_text()),
+        if rejection.status().is_server_error() {
+            return Problem::internal(rejection.body_text());
+        }
+        let PathRejection::FailedToDeserializePathParams(failed) = &rejection else {
+            return Problem::invalid_parameter("path", rejection.body_text());
+        };
+        let takes = |expected: &str, value: &str| format!("takes a `{expected}`, not `{value}`");
+        match failed.kind() {
+            ErrorKind::ParseErrorAtKey { key, value, expected_type } => {
+                Problem::invalid_parameter(key, takes(expected_type, value))
+            }
+            ErrorKind::ParseErrorAtIndex { index, value, expected_type } => {
+                let segment = format!("path parameter {}", index + 1);
+                Problem::invalid_parameter(&segment, takes(expected_type, value))
+            }
+            ErrorKind::ParseError { value, expected_type } => {
+                Problem::invalid_parameter("path parameter", takes(expected_type, value))
+            }
+            _ => Problem::invalid_parameter("path", rejection.body_text()),
         }
     }
 }
