@@ -478,7 +478,10 @@ async fn a_token_of_another_sort_or_direction_is_400_naming_both() {
             (format!("/posts?sort=title&dir=desc&before={title}"), "`title asc`, not `title desc`"),
         ];
         for (url, mismatch) in cases {
-            let error = refused(&server, &url).await;
+            let reply = server.get(&url).await;
+            assert_eq!(reply.status, 400, "GET {url}: {}", reply.body);
+            let (type_uri, error) = reply.problem();
+            assert_eq!(type_uri, problems::FOREIGN_TOKEN, "GET {url}");
             assert!(
                 error.contains("issued for the sort order") && error.contains(mismatch),
                 "{}: GET {url}: {error:?} should say {mismatch:?}",

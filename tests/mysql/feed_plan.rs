@@ -113,17 +113,8 @@ fn a_feed_past_a_cursor_weighs_no_index_merge() {
     let mut without = recorded.clone();
     without.sql[0] = without.sql[0][settings.len()..].to_owned();
 
-    // The trace of the statement analysed under `ANALYZE`, which plans it as a page would.
     let mut merges = |recorded: &Recorded| {
-        diesel::sql_query("SET optimizer_trace = 'enabled=on'").execute(&mut conn).unwrap();
-        let _: String =
-            Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(&mut conn).unwrap();
-        let trace: String = diesel::select(diesel::dsl::sql::<Text>(
-            "(SELECT trace FROM information_schema.OPTIMIZER_TRACE)",
-        ))
-        .get_result(&mut conn)
-        .unwrap();
-        trace.matches("\"analyzing_index_merge_union\"").count()
+        optimizer_trace(&mut conn, recorded).matches("\"analyzing_index_merge_union\"").count()
     };
     assert_eq!(merges(&recorded), 0, "{}", ran[0]);
     assert!(merges(&without) >= 3, "the statement without its settings weighs index merges");
@@ -138,7 +129,6 @@ fn a_feed_past_a_cursor_weighs_no_index_merge() {
 #[test]
 fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
     use diesel::prelude::*;
-    use diesel::sql_types::Text;
     use keyset_runtime::migration::Backend;
     use keyset_runtime::{Keyset, PageRequest, Paginate};
     use keyset_tests::models::Newest;
@@ -192,15 +182,7 @@ fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
     // The trace's range analysis of the prefix's index, with the set as the window writes it
     // and as a plain `IN (..)`.
     let mut weighs_prefix = |recorded: &Recorded| {
-        diesel::sql_query("SET optimizer_trace = 'enabled=on'").execute(&mut conn).unwrap();
-        let _: String =
-            Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(&mut conn).unwrap();
-        let trace: String = diesel::select(diesel::dsl::sql::<Text>(
-            "(SELECT trace FROM information_schema.OPTIMIZER_TRACE)",
-        ))
-        .get_result(&mut conn)
-        .unwrap();
-        let trace: Value = serde_json::from_str(&trace).unwrap();
+        let trace: Value = serde_json::from_str(&optimizer_trace(&mut conn, recorded)).unwrap();
         usable_for_range(&trace, prefix_index)
     };
     let filter = "COALESCE(`posts`.`author_id`) IN (";
@@ -226,4 +208,12 @@ fn usable_for_range(node: &Value, index: &str) -> bool {
         Value::Array(values) => values.iter().any(|value| usable_for_range(value, index)),
         _ => false,
     }
+}
+
+/// The optimizer trace of `recorded`, analysed under `ANALYZE`, which plans it as a page would.
+fn optimizer_trace(conn: &mut Conn, recorded: &Recorded) -> String {
+    diesel::sql_query("SET optimizer_trace = 'enabled=on'").execute(conn).unwrap();
+    let _: String = Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(conn).unwrap();
+    let trace = diesel::dsl::sql::<Text>("(SELECT trace FROM information_schema.OPTIMIZER_TRACE)");
+    diesel::select(trace).get_result(conn).unwrap()
 }
