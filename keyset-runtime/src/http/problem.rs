@@ -41,7 +41,6 @@ use crate::error::{CursorError, Error, RequestError};
 /// let json = serde_json::to_value(Problem::busy(1).into_details()).unwrap();
 /// assert_eq!(json["status"], 503);
 /// ```
-///
 #[derive(Debug, Clone)]
 pub struct Problem {
     details: ProblemDetails,

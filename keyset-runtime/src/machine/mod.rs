@@ -182,7 +182,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                     (_, Windowing::Subquery) => WindowEnd::rows(rows),
                     (Reach::Unread, Windowing::ReadFirst) => {
                         // A power of two: the offset is written into the SQL (`WindowRow`).
-                        let rows = u64::try_from(rows.max(1)).unwrap_or(1).next_power_of_two();
+                        let rows = u64::try_from(rows.max(1)).unwrap_or(1);
+                        let rows = rows.checked_next_power_of_two().unwrap_or(u64::MAX);
                         let offset = i64::try_from(rows - 1).unwrap_or(i64::MAX);
                         self.plan = Plan::Reaching;
                         return Some(Statement::Boundary { seek, offset, order });
