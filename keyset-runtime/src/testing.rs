@@ -20,6 +20,11 @@ pub mod token {
 pub mod sql {
     pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel, Union};
 
+    /// The branches of a union among `values` distinct values, padding included.
+    pub fn union_branches(values: usize) -> usize {
+        crate::sql::padded(values)
+    }
+
     use crate::orders::SortOrder;
     use crate::sql::Walk;
 

@@ -205,9 +205,9 @@ where
         let members = Members::lateral(outer, branch, values, order, names, limit);
         return Ok(members.load_rows(conn));
     }
-    // One branch per distinct value, padded to the next power of two by branches that read
-    // nothing (`LIMIT 0`, the last value bound again: the statement text depends on the count
-    // alone). Values the database may hold equal though they differ here (text under a
+    // One branch per distinct value, padded (`padded`: four sizes per power of two) by
+    // branches that read nothing (`LIMIT 0`, the last value bound again: the statement text
+    // depends on the count alone). Values the database may hold equal though they differ here (text under a
     // collation, ..) are merged by `UNION`, which keeps their rows once, as `IN (..)` does.
     let values = distinct(values);
     let merge = if V::EXACT_EQ { Merge::All } else { Merge::Distinct };

@@ -49,9 +49,10 @@ impl<C, V> Member<C, V> {
         Member { column, of: Of::Lateral }
     }
 
-    /// `column IN (values..)`, the list padded to a power of two by repeating its last value
-    /// (which `IN` ignores), so that a listing prepares a statement text per power of two
-    /// rather than per set size (on PostgreSQL, a prepared statement of the connection each).
+    /// `column IN (values..)`, the list padded ([`padded`](super::padded): four sizes per power
+    /// of two) by repeating its last value (which `IN` ignores), so that a listing prepares a
+    /// few statement texts rather than one per set size (on PostgreSQL, a prepared statement of
+    /// the connection each).
     pub(crate) fn any(column: C, values: Vec<V>) -> Self
     where
         V: Clone,
