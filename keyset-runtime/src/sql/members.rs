@@ -196,7 +196,7 @@ const PAGE_ALIAS: &str = "__keyset_page";
 /// it (5, 6, 7, 8, then 10, 12, 14, 16, then 20, 24, .., 112, 128, ..). MariaDB plans every
 /// branch, those that read nothing too: padded to the next power of two, the first page among
 /// 10 values ran 16 branches, 1.19× the hand-written union of 10, and among 100, 128, 1.12–1.14×;
-/// padded so, 1.11–1.13× and 1.06–1.09× (feeds bench, 1M posts).
+/// padded so, 1.07–1.12× for either (feeds bench, 1M posts).
 pub(crate) fn padded(values: usize) -> usize {
     if values <= 4 {
         return values.next_power_of_two();
