@@ -39,6 +39,11 @@ fn each_bad_page_parameter_is_a_400_of_its_type_naming_it() {
 fn page_parameters_are_decoded_and_others_left_alone() {
     let request = page_request(Some("q=a+b&after=A%51&limit=7&tag=x")).unwrap();
     assert_eq!(request, PageRequest::after("AQ", 7));
+    // A name written with escapes is the same parameter, never ignored.
+    let escaped = page_request(Some("%61fter=AQ&limit=3")).unwrap();
+    assert_eq!(escaped, PageRequest::after("AQ", 3));
+    let twice = page_request(Some("after=AQ&%61fter=AQ")).unwrap_err();
+    assert_eq!(twice, RequestError::RepeatedParameter { name: "after" });
     // No limit: the listing's default (`Paginated::max_limit` clamps a given one).
     let last = page_request(Some("last=true")).unwrap();
     assert!(last.is_last() && last.limit().is_none(), "{last:?}");

@@ -2,7 +2,6 @@
 //! parameter and what it takes (a `serde` struct flattened over the query reports only the
 //! first error, in serde's words, and cannot tell `limit=ten` from `after` with `before`).
 
-use std::borrow::Cow;
 use std::str::FromStr;
 
 use crate::error::RequestError;
@@ -107,13 +106,14 @@ impl Params {
         let mut params = Params::default();
         let pairs = form_urlencoded::parse(query.unwrap_or_default().as_bytes());
         for (name, value) in pairs {
-            let (name, slot) = match name {
-                Cow::Borrowed("after") => ("after", &mut params.after),
-                Cow::Borrowed("before") => ("before", &mut params.before),
-                Cow::Borrowed("limit") => ("limit", &mut params.limit),
-                Cow::Borrowed("last") => ("last", &mut params.last),
-                Cow::Borrowed("sort") => ("sort", &mut params.sort),
-                Cow::Borrowed("dir") => ("dir", &mut params.dir),
+            // Decoded (`%61fter` is `after`): a name written otherwise is never silently none.
+            let (name, slot) = match name.as_ref() {
+                "after" => ("after", &mut params.after),
+                "before" => ("before", &mut params.before),
+                "limit" => ("limit", &mut params.limit),
+                "last" => ("last", &mut params.last),
+                "sort" => ("sort", &mut params.sort),
+                "dir" => ("dir", &mut params.dir),
                 _ => continue,
             };
             if slot.replace(value.into_owned()).is_some() {
