@@ -14,7 +14,7 @@ pub use crate::checks::{
 };
 pub use crate::error::CursorError;
 #[cfg(feature = "utoipa")]
-pub use crate::http::order_names_schema;
+pub use crate::http::openapi::order_names_schema;
 pub use crate::migration::IndexDdl;
 pub use crate::model::Keyset;
 pub use crate::orders::list::{Nil, OrderSet};

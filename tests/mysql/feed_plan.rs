@@ -87,22 +87,10 @@ fn walk(node: &Value, sorting: bool, plan: &mut FeedPlan) {
 /// statement without the settings' comment shows one per branch.
 #[test]
 fn a_feed_past_a_cursor_weighs_no_index_merge() {
-    use diesel::prelude::*;
-    use diesel::sql_types::Text;
-    use keyset_runtime::{PageRequest, Paginate};
-    use keyset_tests::models::Newest;
-    use keyset_tests::schema::posts;
+    use keyset_runtime::PageRequest;
 
     let mut conn = crate::suite::db::seeded(90);
-    let page = |conn: &mut Conn, request: &PageRequest| {
-        posts::table
-            .select(Newest::as_select())
-            .among(posts::author_id, vec![1, 2, 3])
-            .paginate(request)
-            .unwrap()
-            .load_page(conn)
-            .unwrap()
-    };
+    let page = |conn: &mut Conn, request: &PageRequest| feed_page(conn, &[1, 2, 3], request);
     let first = page(&mut conn, &PageRequest::first(3));
     let after = PageRequest::after(first.next_cursor.unwrap(), 3);
     let (_, ran) = crate::suite::feeds::recorded(&mut conn, |conn| page(conn, &after));
@@ -130,9 +118,8 @@ fn a_feed_past_a_cursor_weighs_no_index_merge() {
 fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
     use diesel::prelude::*;
     use keyset_runtime::migration::Backend;
-    use keyset_runtime::{Keyset, PageRequest, Paginate};
+    use keyset_runtime::{Keyset, PageRequest};
     use keyset_tests::models::Newest;
-    use keyset_tests::schema::posts;
 
     let mut conn = crate::suite::db::seeded(4000);
     // `Newest`'s own index beside the feed's, as the derive writes them: the window walks it.
@@ -145,15 +132,7 @@ fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
     // 276, rounded up to a power of two (`WindowRow`).
     let set: Vec<i64> = [1, 2, 3].into_iter().chain(1000..1061).collect();
     let window = 512.0;
-    let page = |conn: &mut Conn, request: &PageRequest| {
-        posts::table
-            .select(Newest::as_select())
-            .among(posts::author_id, set.clone())
-            .paginate(request)
-            .unwrap()
-            .load_page(conn)
-            .unwrap()
-    };
+    let page = |conn: &mut Conn, request: &PageRequest| feed_page(conn, &set, request);
     let first = page(&mut conn, &PageRequest::first(4));
     let after = PageRequest::after(first.next_cursor.unwrap(), 4);
     let (loaded, ran) = crate::suite::feeds::recorded(&mut conn, |conn| page(conn, &after));
@@ -216,4 +195,24 @@ fn optimizer_trace(conn: &mut Conn, recorded: &Recorded) -> String {
     let _: String = Again::<Text>::new("ANALYZE FORMAT=JSON ", recorded).get_result(conn).unwrap();
     let trace = diesel::dsl::sql::<Text>("(SELECT trace FROM information_schema.OPTIMIZER_TRACE)");
     diesel::select(trace).get_result(conn).unwrap()
+}
+
+/// A page of `Newest` among the posts of `authors`.
+fn feed_page(
+    conn: &mut Conn,
+    authors: &[i64],
+    request: &keyset_runtime::PageRequest,
+) -> keyset_runtime::Page<keyset_tests::models::Newest> {
+    use diesel::prelude::*;
+    use keyset_runtime::Paginate;
+    use keyset_tests::models::Newest;
+    use keyset_tests::schema::posts;
+
+    posts::table
+        .select(Newest::as_select())
+        .among(posts::author_id, authors.to_vec())
+        .paginate(request)
+        .unwrap()
+        .load_page(conn)
+        .unwrap()
 }

@@ -67,7 +67,7 @@
 mod axum;
 mod links;
 #[cfg(feature = "utoipa")]
-mod openapi;
+pub(crate) mod openapi;
 mod params;
 mod problem;
 pub mod problems;
@@ -75,8 +75,5 @@ pub mod problems;
 #[cfg(feature = "axum")]
 pub use axum::Linked;
 pub use links::link_header;
-#[cfg(feature = "utoipa")]
-#[doc(hidden)]
-pub use openapi::order_names_schema;
 pub use params::{page_request, Sorted};
 pub use problem::Problem;

@@ -102,8 +102,8 @@ fn param(
         .build()
 }
 
-/// The schema of a generated order enum: a string, one of `names`.
-#[doc(hidden)]
+/// The schema of a generated order enum: a string, one of `names` (named by generated code
+/// through `__private`).
 pub fn order_names_schema(names: &[&str]) -> RefOr<Schema> {
     let names = names.iter().copied();
     ObjectBuilder::new().schema_type(Type::String).enum_values(Some(names)).into()
