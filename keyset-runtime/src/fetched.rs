@@ -2,6 +2,7 @@
 //! listing over shards merges several of them into one (`shards/merge.rs`); and
 //! [`Fetched::finish`] turns it into the [`Page`], once, however it was fetched.
 
+use crate::count::TotalCount;
 use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::page::Page;
@@ -21,6 +22,8 @@ pub struct Fetched<M: SortOrder, Item> {
     /// The page size served.
     pub(crate) limit: u32,
     pub(crate) rows: Vec<Item>,
+    /// The listing's count, when the request asked for one.
+    pub(crate) total: Option<TotalCount>,
 }
 
 impl<M: SortOrder, Item> Fetched<M, Item> {
@@ -28,8 +31,9 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
     /// beyond, written by `codec`; with `edges`, also each row's own token (Relay's edge
     /// cursors). Fails when two rows have the same keys ([`Error::RepeatedKeys`]).
     pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
-        let Fetched { position, model, limit, mut rows } = self;
+        let Fetched { position, model, limit, mut rows, total } = self;
         repeated_keys::<M, Item>(&rows, model)?;
+        let total = total.map(|total| total.placed(&position, limit, rows.len()));
         let limit = limit as usize;
         let more = rows.len() > limit;
         rows.truncate(limit);
@@ -62,6 +66,7 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
             next_cursor: issue(rows.last(), more_after, Direction::After)?,
             prev_cursor: issue(rows.first(), more_before, Direction::Before)?,
             items: rows,
+            total,
         };
         Ok(Loaded { page, edges })
     }

@@ -205,6 +205,7 @@
 
 mod among;
 mod checks;
+pub mod count;
 mod error;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod explain;
@@ -218,6 +219,7 @@ mod model;
 mod orders;
 mod page;
 mod paginate;
+mod paginated;
 mod position;
 #[cfg(feature = "async-graphql")]
 pub mod relay;
@@ -230,6 +232,7 @@ mod sql;
 pub mod token;
 
 pub use among::{Among, AmongQuery};
+pub use count::{Count, ParseCountError, TotalCount, TotalKind};
 pub use error::{CursorError, Error, RequestError};
 #[cfg(feature = "derive")]
 pub use keyset_derive::Keyset;

@@ -2,15 +2,18 @@
 
 use serde::Serialize;
 
+use crate::count::TotalCount;
+
 /// One page of rows, in the model's order, with the tokens that lead to its neighbours.
 ///
 /// Serializes as `{"items": [..], "next_cursor": .., "prev_cursor": ..}`, with `null` (never `""`)
-/// for a page that does not exist:
+/// for a page that does not exist, and `"total"` only when the request asked for a count
+/// ([`TotalCount`]):
 ///
 /// ```
 /// use keyset_runtime::Page;
 ///
-/// let page = Page { items: vec![3, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+/// let page = Page::new(vec![3, 2], Some("AQ".to_owned()), None);
 /// assert_eq!(
 ///     serde_json::to_string(&page).unwrap(),
 ///     r#"{"items":[3,2],"next_cursor":"AQ","prev_cursor":null}"#,
@@ -24,14 +27,29 @@ pub struct Page<T> {
     pub next_cursor: Option<String>,
     /// The token for [`PageRequest::before`](crate::PageRequest::before): `None` when this is the first page.
     pub prev_cursor: Option<String>,
+    /// The listing's rows, when the request asked for a count
+    /// ([`PageRequest::count`](crate::PageRequest::count)): left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<TotalCount>,
 }
 
 impl<T> Page<T> {
+    /// A page of `items` with its neighbours' tokens, and no count.
+    ///
+    /// ```
+    /// # use keyset_runtime::Page;
+    /// let page = Page::new(vec![1], None, Some("AQ".to_owned()));
+    /// assert!(page.has_prev() && page.total.is_none());
+    /// ```
+    pub fn new(items: Vec<T>, next_cursor: Option<String>, prev_cursor: Option<String>) -> Self {
+        Page { items, next_cursor, prev_cursor, total: None }
+    }
+
     /// Whether a page follows this one.
     ///
     /// ```
     /// # use keyset_runtime::Page;
-    /// let last = Page { items: vec![1], next_cursor: None, prev_cursor: Some("AQ".to_owned()) };
+    /// let last = Page::new(vec![1], None, Some("AQ".to_owned()));
     /// assert!(!last.has_next() && last.has_prev());
     /// ```
     pub fn has_next(&self) -> bool {
@@ -43,7 +61,7 @@ impl<T> Page<T> {
     ///
     /// ```
     /// # use keyset_runtime::Page;
-    /// let first = Page { items: vec![1], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+    /// let first = Page::new(vec![1], Some("AQ".to_owned()), None);
     /// assert!(first.has_next() && !first.has_prev());
     /// ```
     pub fn has_prev(&self) -> bool {
@@ -54,7 +72,7 @@ impl<T> Page<T> {
     ///
     /// ```
     /// # use keyset_runtime::Page;
-    /// let page = Page { items: vec![1, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+    /// let page = Page::new(vec![1, 2], Some("AQ".to_owned()), None);
     /// let page = page.map(|id| format!("post {id}"));
     /// assert_eq!(page.items, ["post 1", "post 2"]);
     /// assert_eq!(page.next_cursor.as_deref(), Some("AQ"));
@@ -64,22 +82,29 @@ impl<T> Page<T> {
             items: self.items.into_iter().map(f).collect(),
             next_cursor: self.next_cursor,
             prev_cursor: self.prev_cursor,
+            total: self.total,
         }
     }
 }
 
 /// A [`Page`] whose fields serialize in camelCase, as JavaScript clients expect:
-/// `{"items": [..], "nextCursor": .., "prevCursor": ..}`. A type rather than a cargo feature:
+/// `{"items": [..], "nextCursor": .., "prevCursor": ..}`, and `"total"` when a count was asked
+/// for, its kind `atLeast` rather than `at_least`. A type rather than a cargo feature:
 /// features are additive, and one crate's choice would rename every other crate's pages in the
 /// build.
 ///
 /// ```
-/// use keyset_runtime::{CamelCase, Page};
+/// use keyset_runtime::{CamelCase, Page, TotalCount, TotalKind};
 ///
-/// let page = Page { items: vec![3, 2], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+/// let mut page = Page::new(vec![3, 2], Some("AQ".to_owned()), None);
+/// assert_eq!(
+///     serde_json::to_string(&CamelCase(page.clone())).unwrap(),
+///     r#"{"items":[3,2],"nextCursor":"AQ","prevCursor":null}"#,
+/// );
+/// page.total = Some(TotalCount { kind: TotalKind::AtLeast, count: 1_000, page: None, pages: None });
 /// assert_eq!(
 ///     serde_json::to_string(&CamelCase(page)).unwrap(),
-///     r#"{"items":[3,2],"nextCursor":"AQ","prevCursor":null}"#,
+///     r#"{"items":[3,2],"nextCursor":"AQ","prevCursor":null,"total":{"kind":"atLeast","count":1000}}"#,
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,8 +118,18 @@ impl<T: Serialize> Serialize for CamelCase<T> {
             items: &'a [T],
             next_cursor: &'a Option<String>,
             prev_cursor: &'a Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            total: Option<Camel<'a>>,
         }
-        let Page { items, next_cursor, prev_cursor } = &self.0;
-        Fields { items, next_cursor, prev_cursor }.serialize(serializer)
+        /// A count whose kind is named in camelCase.
+        struct Camel<'a>(&'a TotalCount);
+        impl Serialize for Camel<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize_cased(true, serializer)
+            }
+        }
+        let Page { items, next_cursor, prev_cursor, total } = &self.0;
+        Fields { items, next_cursor, prev_cursor, total: total.as_ref().map(Camel) }
+            .serialize(serializer)
     }
 }

@@ -15,10 +15,9 @@ use diesel::Column;
 use crate::among::{Among, AmongQuery, Prefix, SetType};
 use crate::error::Error;
 use crate::model::Keyset;
-use crate::orders::list::{decode_chosen, OrderList, OrderSet};
 use crate::orders::named::{list_index, OrdersOf, SortDirection};
-use crate::position::Reading;
-use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
+pub use crate::paginated::Paginated;
+use crate::request::PageRequest;
 use crate::selection::SelectsModel;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
@@ -330,74 +329,5 @@ where
     ) -> Result<Paginated<Self, O::Set>, Error> {
         let codec = Codec::default().signed(keys);
         Paginated::requested(self, list_index(order.order(), dir), request, codec)
-    }
-}
-
-/// A query ready to load one page, in the model's order or (`O`) one of its named orders: the
-/// request resolved, its token decoded. Built by [`Paginate::paginate`] and
-/// [`Paginate::paginate_by`]; loaded with `load_page` (or `load_page_async`, or over shards),
-/// into a `Page` of the model whatever the order.
-#[must_use = "a paginated query does nothing until `load_page` runs it"]
-pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
-    pub(crate) query: Q,
-    /// The order chosen in `O`'s list, and the position there.
-    pub(crate) chosen: <O::List as OrderList>::Chosen,
-    pub(crate) limit: Limit,
-    pub(crate) codec: Codec,
-}
-
-impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
-    /// The page `request` asks for in the order at `index` of `O`'s list, its token read with
-    /// `codec`, in the request's scope, only in the direction it was issued for.
-    fn requested(
-        query: Q,
-        index: usize,
-        request: &PageRequest,
-        codec: Codec,
-    ) -> Result<Self, Error> {
-        let (position, limit) = (request.position(), Limit::new(request.limit()));
-        let codec = codec.scoped(request.scope());
-        Paginated::resolve(query, index, (position, Reading::Exact), limit, codec)
-    }
-
-    /// The page at `position` (read as `reading` says) in the order at `index` of `O`'s list, of
-    /// `limit` rows: the one place a request, REST or Relay, is resolved. Fails, before any
-    /// query, when the token is not one of that order's or the page number is zero, then when
-    /// the limit is refused.
-    pub(crate) fn resolve(
-        query: Q,
-        index: usize,
-        (position, reading): (&RequestedPosition, Reading),
-        limit: Result<Limit, RequestError>,
-        codec: Codec,
-    ) -> Result<Self, Error> {
-        let chosen = decode_chosen::<O::List>(index, &codec, position, reading)?;
-        Ok(Paginated { query, chosen, limit: limit?, codec })
-    }
-
-    /// Serves at most `max_limit` rows per page (default
-    /// [`PageRequest::DEFAULT_MAX_LIMIT`]); larger requests are clamped, not refused.
-    ///
-    /// ```
-    /// # use diesel::prelude::*;
-    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
-    /// # diesel::table! { posts (id) { id -> BigInt } }
-    /// # #[derive(Queryable, Selectable, Keyset)]
-    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
-    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
-    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
-    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
-    /// let page = posts::table
-    ///     .select(Post::as_select())
-    ///     .paginate(&PageRequest::first(1_000))? // asks for more than this listing serves
-    ///     .max_limit(2)
-    ///     .load_page(&mut conn)?;
-    /// assert_eq!(page.items.len(), 2);
-    /// assert!(page.has_next());
-    /// # Ok::<(), keyset_runtime::Error>(())
-    /// ```
-    pub fn max_limit(mut self, max_limit: u32) -> Self {
-        self.limit = self.limit.at_most(max_limit);
-        self
     }
 }

@@ -6,7 +6,7 @@
 //! feed too: named orders, both directions, tokens, signing, counts, sync and async, Relay
 //! connections, and generic code bound by [`PageQuery`](crate::PageQuery).
 
-use diesel::dsl::{CountStar, Filter, Select};
+use diesel::dsl::{Filter, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::{FilterDsl, SelectDsl};
 
@@ -174,15 +174,15 @@ impl<Q: Repeat, C: Clone, V: Clone + CursorValue> Repeat for Among<Q, C, V> {
     }
 }
 
-/// `SELECT COUNT(*)` among the set: what [`Paginated::total_count`](crate::Paginated::total_count)
-/// counts.
-impl<Q, C, V: Clone> SelectDsl<CountStar> for Among<Q, C, V>
+/// The query among the set, with another selection: what a count counts
+/// (`SELECT COUNT(*) FROM (SELECT 1 FROM .. WHERE .. AND author_id IN (..))`).
+impl<Q, C, V: Clone, S: diesel::Expression> SelectDsl<S> for Among<Q, C, V>
 where
     Q: FilterDsl<Member<C, V>>,
-    Filter<Q, Member<C, V>>: SelectDsl<CountStar>,
+    Filter<Q, Member<C, V>>: SelectDsl<S>,
 {
-    type Output = Select<Filter<Q, Member<C, V>>, CountStar>;
-    fn select(self, selection: CountStar) -> Self::Output {
+    type Output = Select<Filter<Q, Member<C, V>>, S>;
+    fn select(self, selection: S) -> Self::Output {
         let member = Member::any(self.column, self.values);
         SelectDsl::select(FilterDsl::filter(self.query, member), selection)
     }

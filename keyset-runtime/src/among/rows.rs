@@ -4,7 +4,7 @@
 //! most one row past the set's bound, and then pages among those values as among a list: the
 //! seeks per value need each value, and the engine's limits apply to their number.
 
-use diesel::dsl::{CountStar, Filter, Limit, Select};
+use diesel::dsl::{Filter, Limit, Select};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::{FilterDsl, LimitDsl, SelectDsl};
 use diesel::sql_types;
@@ -106,15 +106,15 @@ impl<Q, C, S> crate::repeat::CheckSet for AmongQuery<Q, C, S> {
     }
 }
 
-/// `SELECT COUNT(*)` among the subquery's values, `column IN (subquery)`: what
+/// The query among the subquery's values, `column IN (subquery)`, with another selection: what
 /// [`Paginated::total_count`](crate::Paginated::total_count) counts.
-impl<Q, C, S> SelectDsl<CountStar> for AmongQuery<Q, C, S>
+impl<Q, C, S, Selection: diesel::Expression> SelectDsl<Selection> for AmongQuery<Q, C, S>
 where
     Q: FilterDsl<InRows<C, S>>,
-    Filter<Q, InRows<C, S>>: SelectDsl<CountStar>,
+    Filter<Q, InRows<C, S>>: SelectDsl<Selection>,
 {
-    type Output = Select<Filter<Q, InRows<C, S>>, CountStar>;
-    fn select(self, selection: CountStar) -> Self::Output {
+    type Output = Select<Filter<Q, InRows<C, S>>, Selection>;
+    fn select(self, selection: Selection) -> Self::Output {
         let member = InRows::new(self.column, self.rows);
         SelectDsl::select(FilterDsl::filter(self.query, member), selection)
     }

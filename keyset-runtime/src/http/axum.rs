@@ -117,7 +117,7 @@ impl From<JsonRejection> for Problem {
 /// use keyset_runtime::http::Linked;
 /// use keyset_runtime::Page;
 ///
-/// let page = Page { items: vec![1], next_cursor: Some("AQ".into()), prev_cursor: None };
+/// let page = Page::new(vec![1], Some("AQ".into()), None);
 /// let response = Linked::new(&"/posts?limit=1".parse().unwrap(), page).into_response();
 /// let link = response.headers()["link"].to_str().unwrap();
 /// assert!(link.starts_with(r#"</posts?limit=1&after=AQ>; rel="next""#), "{link}");

@@ -22,7 +22,7 @@ const POSITION: [&str; 3] = ["after", "before", "last"];
 /// use keyset_runtime::http::link_header;
 /// use keyset_runtime::Page;
 ///
-/// let page = Page { items: vec![1, 2], next_cursor: Some("Ag".into()), prev_cursor: None };
+/// let page = Page::new(vec![1, 2], Some("Ag".into()), None);
 /// let uri: Uri = "/posts?author=7&limit=2&after=AQ".parse().unwrap();
 /// let link = link_header(&uri, &page);
 /// assert_eq!(

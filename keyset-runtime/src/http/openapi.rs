@@ -3,8 +3,8 @@
 //!
 //! - [`PageRequest`] and [`Sorted<O>`](super::Sorted) are `IntoParams`: the query parameters
 //!   `limit` (an integer from 1), `after`, `before` and `last` (the three exclusive, as each
-//!   one's description says: OpenAPI has no way to state it), and for `Sorted<O>`, `sort` (the
-//!   order enum's names) and `dir`;
+//!   one's description says: OpenAPI has no way to state it), `count` (`exact`, `bounded` or
+//!   `estimated`), and for `Sorted<O>`, `sort` (the order enum's names) and `dir`;
 //! - `Page<T>`, `CamelCase<T>`, `SortDirection`, [`Problem`] and every generated order enum are
 //!   `ToSchema`.
 //!
@@ -15,7 +15,7 @@
 //!
 //! let params = PageRequest::into_params(|| Some(ParameterIn::Query));
 //! let names: Vec<&str> = params.iter().map(|param| param.name.as_str()).collect();
-//! assert_eq!(names, ["limit", "after", "before", "last"]);
+//! assert_eq!(names, ["limit", "after", "before", "last", "count"]);
 //! ```
 
 use std::borrow::Cow;
@@ -27,18 +27,19 @@ use utoipa::openapi::{RefOr, Required};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::{Problem, Sorted};
+use crate::count::Count;
 use crate::orders::named::SortDirection;
 use crate::page::{CamelCase, Page};
 use crate::request::PageRequest;
 
-/// `?limit=&after=&before=&last=`.
+/// `?limit=&after=&before=&last=&count=`.
 impl IntoParams for PageRequest {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         page_params(&parameter_in)
     }
 }
 
-/// `?sort=&dir=&limit=&after=&before=&last=`, `sort` the names of `O`.
+/// `?sort=&dir=&limit=&after=&before=&last=&count=`, `sort` the names of `O`.
 impl<O: ToSchema> IntoParams for Sorted<O> {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         let sort = "The order, by name; the listing's default without it.";
@@ -84,6 +85,15 @@ fn page_params(parameter_in: &impl Fn() -> Option<ParameterIn>) -> Vec<Parameter
             last.into(),
             "`true`: the last page. Not with `after` or `before`.",
         ),
+        param(
+            parameter_in,
+            "count",
+            order_names_schema(&Count::ALL.map(Count::name)),
+            "The listing's row count with the page, in `total`: `bounded` (exact up to the \
+             listing's cap, else at least the cap), `estimated` (the database planner's \
+             estimate, with the page's approximate position), or `exact` (where the listing \
+             allows it; refused otherwise). No count without it.",
+        ),
     ]
 }
 
@@ -118,10 +128,10 @@ impl PartialSchema for SortDirection {
 
 impl ToSchema for SortDirection {}
 
-/// `{"items": [..], "next_cursor": .., "prev_cursor": ..}`.
+/// `{"items": [..], "next_cursor": .., "prev_cursor": .., "total": ..}`.
 impl<T: ToSchema> PartialSchema for Page<T> {
     fn schema() -> RefOr<Schema> {
-        page_schema::<T>(["items", "next_cursor", "prev_cursor"])
+        page_schema::<T>(["items", "next_cursor", "prev_cursor"], false)
     }
 }
 
@@ -135,10 +145,10 @@ impl<T: ToSchema> ToSchema for Page<T> {
     }
 }
 
-/// `{"items": [..], "nextCursor": .., "prevCursor": ..}`.
+/// `{"items": [..], "nextCursor": .., "prevCursor": .., "total": ..}`.
 impl<T: ToSchema> PartialSchema for CamelCase<T> {
     fn schema() -> RefOr<Schema> {
-        page_schema::<T>(["items", "nextCursor", "prevCursor"])
+        page_schema::<T>(["items", "nextCursor", "prevCursor"], true)
     }
 }
 
@@ -153,8 +163,8 @@ impl<T: ToSchema> ToSchema for CamelCase<T> {
 }
 
 /// A page's object, its fields named `names` (items, the next token, the previous one), the
-/// items referring to `T`'s schema.
-fn page_schema<T: ToSchema>([items, next, prev]: [&str; 3]) -> RefOr<Schema> {
+/// items referring to `T`'s schema, with its optional `total` (kinds in camelCase or not).
+fn page_schema<T: ToSchema>([items, next, prev]: [&str; 3], camel_case: bool) -> RefOr<Schema> {
     let item = RefOr::Ref(utoipa::openapi::Ref::from_schema_name(T::name()));
     let token = |description: &str| {
         ObjectBuilder::new()
@@ -168,7 +178,40 @@ fn page_schema<T: ToSchema>([items, next, prev]: [&str; 3]) -> RefOr<Schema> {
         .required(next)
         .property(prev, token("The token of the page before this one: null on the first page."))
         .required(prev)
+        .property("total", total_schema(camel_case))
         .into()
+}
+
+/// A page's `total`, present only when the request asked for a count: `kind`, `count`, and
+/// for an estimate `page` and `pages`.
+fn total_schema(camel_case: bool) -> ObjectBuilder {
+    use crate::count::TotalKind;
+
+    let kinds = [TotalKind::Exact, TotalKind::AtLeast, TotalKind::Estimated];
+    let whole = |description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .description(Some(description))
+    };
+    ObjectBuilder::new()
+        .description(Some(
+            "The listing's rows, present when the request asked for a count (`count`).",
+        ))
+        .property(
+            "kind",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(kinds.map(|kind| kind.name(camel_case))))
+                .description(Some(
+                    "`exact`; at least `count` (a bounded count reached its cap); or `estimated`.",
+                )),
+        )
+        .required("kind")
+        .property("count", whole("The rows, as `kind` says."))
+        .required("count")
+        .property("page", whole("For an estimate: about which page this is, from 1, where known."))
+        .property("pages", whole("For an estimate: about how many pages the listing has."))
 }
 
 fn item_schemas<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {

@@ -4,12 +4,14 @@
 
 use std::str::FromStr;
 
+use crate::count::Count;
 use crate::error::RequestError;
 use crate::orders::named::{Orders, ParseOrderError, SortDirection};
 use crate::request::PageRequest;
 
-/// The page parameters, as a listing in the model's order reads them: `limit`, and `after`,
-/// `before` or `last=true`. Other parameters (a listing's own filters) are left alone.
+/// The page parameters, as a listing in the model's order reads them: `limit`, `after`,
+/// `before` or `last=true`, and `count` (`exact`, `bounded` or `estimated`, see
+/// [`PageRequest::count`]). Other parameters (a listing's own filters) are left alone.
 ///
 /// ```
 /// use keyset_runtime::http::page_request;
@@ -22,6 +24,11 @@ use crate::request::PageRequest;
 /// let refused = page_request(Some("limit=ten")).unwrap_err();
 /// assert_eq!(refused.to_string(), "`limit=ten`: a whole number of rows from 1, e.g. `limit=20`");
 /// assert_eq!(page_request(Some("after=AQ&before=AQ")), Err(RequestError::AfterAndBefore));
+///
+/// use keyset_runtime::Count;
+/// assert_eq!(page_request(Some("count=bounded"))?, PageRequest::default().count(Count::Bounded));
+/// let refused = page_request(Some("count=all")).unwrap_err();
+/// assert_eq!(refused.to_string(), "`count=all`: one of `exact`, `bounded`, `estimated`");
 /// # Ok::<(), RequestError>(())
 /// ```
 pub fn page_request(query: Option<&str>) -> Result<PageRequest, RequestError> {
@@ -99,6 +106,7 @@ struct Params {
     last: Option<String>,
     sort: Option<String>,
     dir: Option<String>,
+    count: Option<String>,
 }
 
 impl Params {
@@ -114,6 +122,7 @@ impl Params {
                 "last" => ("last", &mut params.last),
                 "sort" => ("sort", &mut params.sort),
                 "dir" => ("dir", &mut params.dir),
+                "count" => ("count", &mut params.count),
                 _ => continue,
             };
             if slot.replace(value.into_owned()).is_some() {
@@ -135,7 +144,15 @@ impl Params {
             Some("true") => true,
             Some(other) => return Err(invalid("last", other, "`true` or `false`".into())),
         };
-        PageRequest::from_parts(self.after.clone(), self.before.clone(), limit, last)
+        let count = match &self.count {
+            Some(count) => Some(
+                count
+                    .parse::<Count>()
+                    .map_err(|_| invalid("count", count, one_of(&Count::ALL.map(Count::name))))?,
+            ),
+            None => None,
+        };
+        PageRequest::from_parts(self.after.clone(), self.before.clone(), limit, last, count)
     }
 }
 

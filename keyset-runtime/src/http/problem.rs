@@ -206,6 +206,10 @@ fn request_class(error: &RequestError) -> (&'static str, &'static str) {
         RequestError::SetTooLarge { .. } | RequestError::SetValue { .. } => {
             (problems::INVALID_SET, "Invalid set of values")
         }
+        RequestError::CountRefused { .. }
+        | RequestError::InvalidParameter { name: "count", .. } => {
+            (problems::INVALID_COUNT, "Count not served")
+        }
         RequestError::InvalidParameter { .. } => (problems::INVALID_PARAMETER, "Invalid parameter"),
     }
 }

@@ -58,6 +58,11 @@ problem_type! {
     INVALID_SET
 }
 problem_type! {
+    /// `count` is none of `exact`, `bounded` and `estimated`, or asks for a count the listing
+    /// does not serve (an exact one, where it does not allow that).
+    INVALID_COUNT
+}
+problem_type! {
     /// Another parameter of the request that cannot be read: `last=maybe`, or a service's own
     /// path and query parameters
     /// ([`Problem::invalid_parameter`](super::Problem::invalid_parameter)).

@@ -281,7 +281,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// The rows the page fetched, in the walk's order: what the tokens are issued from.
     pub(crate) fn into_fetched(self) -> Fetched<M, Item> {
         let PageMachine { position, model, limit, rows, .. } = self;
-        Fetched { position, model, limit, rows }
+        Fetched { position, model, limit, rows, total: None }
     }
 }
 

@@ -2,9 +2,10 @@
 //! [`Connection`] with a cursor per edge and `pageInfo`.
 
 use async_graphql::connection::{Connection, Edge};
-use async_graphql::OutputType;
+use async_graphql::{OutputType, SimpleObject};
 
 use super::ConnectionArgs;
+use crate::count::TotalCount;
 use crate::error::Error;
 use crate::fetched::Loaded;
 use crate::orders::list::OrderSet;
@@ -12,6 +13,38 @@ use crate::orders::named::{list_index, OrdersOf, SortDirection};
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Reading;
 use crate::run::PageQuery;
+
+/// The field a keyset connection adds to Relay's: `totalCount`, the listing's rows with the
+/// kind of number it is (`totalCount { kind count page pages }`, see [`TotalCount`]), `null`
+/// unless the arguments asked for a count ([`ConnectionArgs::count`]).
+///
+/// ```
+/// # use diesel::prelude::*;
+/// # use keyset_runtime::Keyset;
+/// use keyset_runtime::relay::{load_connection, ConnectionArgs, CountedConnection};
+/// use keyset_runtime::{Count, TotalKind};
+/// # diesel::table! { posts (id) { id -> BigInt } }
+/// # #[derive(Queryable, Selectable, Keyset, async_graphql::SimpleObject)]
+/// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+/// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+/// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+/// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+/// let args = ConnectionArgs::new(None, None, Some(2), None)?.count(Count::Bounded).count_cap(2);
+/// let connection: CountedConnection<Post> =
+///     load_connection(posts::table.select(Post::as_select()), &args, &mut conn)?;
+/// let total = connection.additional_fields.total_count.unwrap();
+/// assert_eq!((total.kind, total.count), (TotalKind::AtLeast, 2)); // "2+"
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, SimpleObject)]
+pub struct ConnectionTotal {
+    /// The listing's rows, when the arguments asked for a count.
+    pub total_count: Option<TotalCount>,
+}
+
+/// The connection every `load_connection` function returns: async-graphql's own, its cursors
+/// strings, with [`ConnectionTotal`]'s `totalCount`.
+pub type CountedConnection<N> = Connection<String, N, ConnectionTotal>;
 
 /// Loads the page `args` asks for as a Relay connection whose nodes are the model's rows.
 ///
@@ -22,7 +55,7 @@ pub fn load_connection<'query, Q, Conn>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-) -> Result<Connection<String, Q::Item>, Error>
+) -> Result<CountedConnection<Q::Item>, Error>
 where
     Q: PageQuery<'query, Conn>,
     Q::Item: OutputType,
@@ -62,7 +95,7 @@ pub fn load_connection_map<'query, Q, Conn, N>(
     args: &ConnectionArgs,
     conn: &mut Conn,
     node: impl FnMut(Q::Item) -> N,
-) -> Result<Connection<String, N>, Error>
+) -> Result<CountedConnection<N>, Error>
 where
     Q: PageQuery<'query, Conn>,
     N: OutputType,
@@ -114,7 +147,7 @@ pub fn load_connection_by<'query, Q, Conn, O, N>(
     args: &ConnectionArgs,
     conn: &mut Conn,
     node: impl FnMut(Q::Item) -> N,
-) -> Result<Connection<String, N>, Error>
+) -> Result<CountedConnection<N>, Error>
 where
     Q: PageQuery<'query, Conn, <O as OrdersOf<<Q as Paginate>::Model>>::Set>,
     O: OrdersOf<<Q as Paginate>::Model>,
@@ -133,7 +166,7 @@ impl ConnectionArgs {
         index: usize,
     ) -> Result<Paginated<Q, O>, Error> {
         let (position, limit) = ((&self.position, Reading::EitherWay), Ok(self.fetched_limit()));
-        Paginated::resolve(query, index, position, limit, self.codec.clone())
+        Paginated::resolve(query, index, position, limit, (self.codec.clone(), self.counting))
     }
 }
 
@@ -143,7 +176,7 @@ fn connection<Row, N: OutputType>(
     Loaded { page, edges }: Loaded<Row>,
     args: &ConnectionArgs,
     mut node: impl FnMut(Row) -> N,
-) -> Result<Connection<String, N>, Error> {
+) -> Result<CountedConnection<N>, Error> {
     let limit = args.limit();
     // Ahead, the probe row says; behind, a cursor says (its row lay there), even on an empty page.
     let (mut has_previous_page, mut has_next_page) = if args.is_backward() {
@@ -160,7 +193,9 @@ fn connection<Row, N: OutputType>(
         }
         rows.clear();
     }
-    let mut connection = Connection::new(has_previous_page, has_next_page);
+    let total = ConnectionTotal { total_count: page.total };
+    let mut connection =
+        Connection::with_additional_fields(has_previous_page, has_next_page, total);
     connection.edges.reserve(rows.len());
     for (row, cursor) in rows.into_iter().zip(edges) {
         connection.edges.push(Edge::new(cursor, node(row)));
@@ -198,7 +233,7 @@ pub async fn load_connection_async<'query, Q, Conn>(
     query: Q,
     args: &ConnectionArgs,
     conn: &mut Conn,
-) -> Result<Connection<String, Q::Item>, Error>
+) -> Result<CountedConnection<Q::Item>, Error>
 where
     Q: crate::AsyncPageQuery<'query, Conn>,
     Q::Item: OutputType + Send,
@@ -213,7 +248,7 @@ pub async fn load_connection_map_async<'query, Q, Conn, N>(
     args: &ConnectionArgs,
     conn: &mut Conn,
     node: impl FnMut(Q::Item) -> N,
-) -> Result<Connection<String, N>, Error>
+) -> Result<CountedConnection<N>, Error>
 where
     Q: crate::AsyncPageQuery<'query, Conn>,
     Q::Item: Send,
@@ -232,7 +267,7 @@ pub async fn load_connection_by_async<'query, Q, Conn, O, N>(
     args: &ConnectionArgs,
     conn: &mut Conn,
     node: impl FnMut(Q::Item) -> N,
-) -> Result<Connection<String, N>, Error>
+) -> Result<CountedConnection<N>, Error>
 where
     Q: crate::AsyncPageQuery<'query, Conn, <O as OrdersOf<<Q as Paginate>::Model>>::Set>,
     O: OrdersOf<<Q as Paginate>::Model>,

@@ -35,7 +35,7 @@
 //!     before: Option<String>,
 //!     first: Option<i32>,
 //!     last: Option<i32>,
-//! ) -> async_graphql::Result<async_graphql::connection::Connection<String, Post>> {
+//! ) -> async_graphql::Result<keyset_runtime::relay::CountedConnection<Post>> {
 //!     let args = ConnectionArgs::new(after, before, first, last)?;
 //!     Ok(load_connection(posts::table.select(Post::as_select()), &args, conn)?)
 //! }
@@ -89,7 +89,7 @@
 //!     conn: &mut SqliteConnection,
 //!     authors: Vec<i64>,
 //!     args: &ConnectionArgs,
-//! ) -> Result<async_graphql::connection::Connection<String, Post>, keyset_runtime::Error> {
+//! ) -> Result<keyset_runtime::relay::CountedConnection<Post>, keyset_runtime::Error> {
 //!     let query = posts::table.select(Post::as_select()).among(posts::author_id, authors);
 //!     load_connection(query.max_set(100), args, conn)
 //! }
@@ -152,15 +152,16 @@
 //! direction and one start), and `first` with `before` or `last` with `after` (the first rows
 //! before a cursor are not a keyset page; page from the cursor with the matching count instead).
 
+mod errors;
 mod load;
 
-use async_graphql::ErrorExtensions;
-
-pub use load::{load_connection, load_connection_by, load_connection_map};
+pub use load::{
+    load_connection, load_connection_by, load_connection_map, ConnectionTotal, CountedConnection,
+};
 #[cfg(feature = "diesel-async")]
 pub use load::{load_connection_async, load_connection_by_async, load_connection_map_async};
 
-use crate::error::Error;
+use crate::count::{Count, Counting};
 use crate::request::{Limit, PageRequest, RequestedPosition};
 use crate::token::codec::Codec;
 use crate::token::format::scope_hash;
@@ -185,6 +186,8 @@ pub struct ConnectionArgs {
     count: Option<u32>,
     max_limit: u32,
     codec: Codec,
+    /// The connection's `totalCount`, when asked for, and the rules for it.
+    counting: Counting,
 }
 
 /// Why the arguments of a connection field were refused. Every variant is the client's mistake;
@@ -257,6 +260,7 @@ impl ConnectionArgs {
             count,
             max_limit: PageRequest::DEFAULT_MAX_LIMIT,
             codec: Codec::default(),
+            counting: Counting::default(),
         })
     }
 
@@ -297,6 +301,39 @@ impl ConnectionArgs {
         self
     }
 
+    /// Counts the listing's rows as `count` says, into the connection's `totalCount` (see
+    /// [`Counted`]), as [`PageRequest::count`] does for a REST page: a resolver passes the
+    /// field's own argument (`Count` is a GraphQL enum, `EXACT`, `BOUNDED`, `ESTIMATED`), or
+    /// asks for a count only when the query selects `totalCount`
+    /// (`ctx.look_ahead().field("totalCount").exists()`). An exact count is refused unless
+    /// [`allow_exact_count`](Self::allow_exact_count) allows it, a bounded one stops at the
+    /// [`count_cap`](Self::count_cap).
+    ///
+    /// ```
+    /// # use keyset_runtime::relay::ConnectionArgs;
+    /// use keyset_runtime::Count;
+    /// let args = ConnectionArgs::new(None, None, Some(10), None)?.count(Count::Estimated);
+    /// # Ok::<(), keyset_runtime::relay::ConnectionArgsError>(())
+    /// ```
+    pub fn count(mut self, count: Count) -> Self {
+        self.counting.asked = Some(count);
+        self
+    }
+
+    /// Caps a bounded count at `cap` rows (default [`Count::DEFAULT_CAP`]), as
+    /// [`Paginated::count_cap`](crate::Paginated::count_cap) does.
+    pub fn count_cap(mut self, cap: u32) -> Self {
+        self.counting.cap = cap;
+        self
+    }
+
+    /// Serves exact counts, refused otherwise, as
+    /// [`Paginated::allow_exact_count`](crate::Paginated::allow_exact_count) does.
+    pub fn allow_exact_count(mut self) -> Self {
+        self.counting.exact = true;
+        self
+    }
+
     /// The number of edges to serve: `first` or `last` (or [`PageRequest::DEFAULT_LIMIT`]),
     /// clamped to the [`max_limit`](Self::max_limit).
     ///
@@ -333,37 +370,5 @@ impl ConnectionArgs {
     /// Whether the arguments named a cursor.
     fn has_cursor(&self) -> bool {
         matches!(self.position, RequestedPosition::After(_) | RequestedPosition::Before(_))
-    }
-}
-
-/// GraphQL errors with a machine-readable `extensions.code`, as Apollo's clients read them:
-/// `BAD_USER_INPUT` for a bad cursor or request, `INTERNAL_SERVER_ERROR` for a database failure
-/// (whose message is not shown to the client).
-///
-/// ```
-/// use async_graphql::ErrorExtensions;
-/// use keyset_runtime::{CursorError, Error};
-///
-/// let error = Error::from(CursorError::Empty).extend();
-/// assert_eq!(error.message, "invalid cursor: the cursor is empty");
-/// assert!(format!("{:?}", error.extensions).contains("BAD_USER_INPUT"));
-/// ```
-impl ErrorExtensions for Error {
-    fn extend(&self) -> async_graphql::Error {
-        if self.is_client_error() {
-            async_graphql::Error::new(self.to_string())
-                .extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
-        } else {
-            async_graphql::Error::new("internal error: the page could not be loaded")
-                .extend_with(|_, e| e.set("code", "INTERNAL_SERVER_ERROR"))
-        }
-    }
-}
-
-/// The arguments' error as a GraphQL error with `extensions.code` `BAD_USER_INPUT`.
-impl ErrorExtensions for ConnectionArgsError {
-    fn extend(&self) -> async_graphql::Error {
-        async_graphql::Error::new(self.to_string())
-            .extend_with(|_, e| e.set("code", "BAD_USER_INPUT"))
     }
 }

@@ -1,9 +1,13 @@
 //! [`PageRequest`]: which page a client asks for, as written in a URL.
 
+mod error;
 mod wire;
+
+pub use error::RequestError;
 
 use serde::Deserialize;
 
+use crate::count::Count;
 use crate::token::direction::Direction;
 use crate::token::format::scope_hash;
 use crate::token::CursorValue;
@@ -31,6 +35,8 @@ pub struct PageRequest {
     limit: Option<u32>,
     /// The hash of the scope given with [`scoped`](Self::scoped).
     scope: Option<u32>,
+    /// The count asked for with the page, if any.
+    count: Option<Count>,
 }
 
 /// The rows a request starts from, tokens still encoded. (Named in the drivers' hidden methods
@@ -69,7 +75,12 @@ impl PageRequest {
     /// assert_eq!(PageRequest::first(50).limit(), Some(50));
     /// ```
     pub fn first(limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::First, limit: Some(limit), scope: None }
+        PageRequest {
+            position: RequestedPosition::First,
+            limit: Some(limit),
+            scope: None,
+            count: None,
+        }
     }
 
     /// The last `limit` rows, returned in the model's order.
@@ -80,14 +91,19 @@ impl PageRequest {
     /// assert_eq!(from_url, PageRequest::last(10));
     /// ```
     pub fn last(limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::Last, limit: Some(limit), scope: None }
+        PageRequest {
+            position: RequestedPosition::Last,
+            limit: Some(limit),
+            scope: None,
+            count: None,
+        }
     }
 
     /// The `limit` rows after the row a `next_cursor` token points to.
     ///
     /// ```
     /// # use keyset_runtime::{Page, PageRequest};
-    /// # let page = Page::<()> { items: vec![], next_cursor: Some("AQ".to_owned()), prev_cursor: None };
+    /// # let page = Page::<()>::new(vec![], Some("AQ".to_owned()), None);
     /// if let Some(token) = page.next_cursor {
     ///     let next = PageRequest::after(token, 20);
     /// #   assert_eq!(next.limit(), Some(20));
@@ -98,6 +114,7 @@ impl PageRequest {
             position: RequestedPosition::After(token.into()),
             limit: Some(limit),
             scope: None,
+            count: None,
         }
     }
 
@@ -106,7 +123,7 @@ impl PageRequest {
     ///
     /// ```
     /// # use keyset_runtime::{Page, PageRequest};
-    /// # let page = Page::<()> { items: vec![], next_cursor: None, prev_cursor: Some("AQ".to_owned()) };
+    /// # let page = Page::<()>::new(vec![], None, Some("AQ".to_owned()));
     /// if let Some(token) = page.prev_cursor {
     ///     let previous = PageRequest::before(token, 20);
     /// #   assert_eq!(previous.limit(), Some(20));
@@ -117,6 +134,7 @@ impl PageRequest {
             position: RequestedPosition::Before(token.into()),
             limit: Some(limit),
             scope: None,
+            count: None,
         }
     }
 
@@ -150,7 +168,12 @@ impl PageRequest {
     /// # Ok::<(), keyset_runtime::Error>(())
     /// ```
     pub fn page_number(number: u32, limit: u32) -> Self {
-        PageRequest { position: RequestedPosition::Number(number), limit: Some(limit), scope: None }
+        PageRequest {
+            position: RequestedPosition::Number(number),
+            limit: Some(limit),
+            scope: None,
+            count: None,
+        }
     }
 
     /// The requested page size, if the request named one.
@@ -215,6 +238,46 @@ impl PageRequest {
 
     pub(crate) fn scope(&self) -> Option<u32> {
         self.scope
+    }
+
+    /// Asks for the listing's row count with the page, as `count` says: the page reports it in
+    /// [`Page::total`](crate::Page::total). An exact count is served only where the listing
+    /// allows it ([`Paginated::allow_exact_count`](crate::Paginated::allow_exact_count)), else
+    /// refused before any query ([`RequestError::CountRefused`], 400); a bounded count reads at
+    /// most the listing's cap of rows ([`Paginated::count_cap`](crate::Paginated::count_cap));
+    /// an estimate is one planner call. See [`Count`] for what each runs. From a query string:
+    /// `count=exact`, `count=bounded` or `count=estimated`.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// use keyset_runtime::{Count, Keyset, PageRequest, Paginate, TotalKind};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3), (4), (5)").execute(&mut conn).unwrap();
+    /// let request = PageRequest::first(2).count(Count::Bounded);
+    /// let page = posts::table.select(Post::as_select()).paginate(&request)?.count_cap(3).load_page(&mut conn)?;
+    /// let total = page.total.unwrap();
+    /// assert_eq!((total.kind, total.count), (TotalKind::AtLeast, 3)); // "3+"
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn count(mut self, count: Count) -> Self {
+        self.count = Some(count);
+        self
+    }
+
+    /// The count asked for with the page ([`count`](Self::count)), if any.
+    ///
+    /// ```
+    /// # use keyset_runtime::{Count, PageRequest};
+    /// let from_url: PageRequest = serde_json::from_str(r#"{"count": "estimated"}"#).unwrap();
+    /// assert_eq!(from_url.requested_count(), Some(Count::Estimated));
+    /// assert_eq!(PageRequest::first(10).requested_count(), None);
+    /// ```
+    pub fn requested_count(&self) -> Option<Count> {
+        self.count
     }
 
     /// The cursor token the request pages from, and which way: `after` or `before`. `None` for
@@ -314,83 +377,6 @@ impl Limit {
 impl Default for PageRequest {
     /// The first page of [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT) rows.
     fn default() -> Self {
-        PageRequest { position: RequestedPosition::First, limit: None, scope: None }
-    }
-}
-
-/// Why a page request is invalid.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RequestError {
-    /// `after` and `before` were both given.
-    #[error("give `after` or `before`, not both")]
-    AfterAndBefore,
-    /// `last` was combined with a cursor.
-    #[error("`last` starts from the end and takes no `after` or `before` cursor")]
-    LastWithCursor,
-    /// The limit is zero.
-    #[error("`limit` must be at least 1")]
-    ZeroLimit,
-    /// [`PageRequest::page_number`] was given page 0: pages count from 1.
-    #[error("page numbers start at 1")]
-    ZeroPageNumber,
-    /// The rows before page `number` of `limit` rows (the page size served, after clamping) are
-    /// more than an OFFSET can skip: a `BIGINT`, at most `i64::MAX`.
-    #[error(
-        "page {number} of {limit} rows lies beyond any table: its OFFSET does not fit a BIGINT"
-    )]
-    PageNumberTooLarge {
-        /// The page number asked for.
-        number: u32,
-        /// The page size served.
-        limit: u32,
-    },
-    /// A page among a set of values ([`Paginate::among`](crate::Paginate::among)) was given
-    /// more values than the listing pages among
-    /// ([`Among::max_set`](crate::Among::max_set)); `len` is `None` for a subquery,
-    /// which is read no further than one row past the bound.
-    #[error("{}", set_too_large(*.len, *.max))]
-    SetTooLarge {
-        /// The number of values given, when a list gave them.
-        len: Option<usize>,
-        /// The most the listing serves.
-        max: usize,
-    },
-    /// A parameter of the page request in a query string cannot be read (`limit=ten`,
-    /// `sort=hot`, `dir=up`, `last=maybe`): `expected` says what it takes. Read by
-    /// [`http::page_request`](crate::http::page_request) and the `axum` extractors.
-    #[error("`{name}={value}`: {expected}")]
-    InvalidParameter {
-        /// The parameter, as the query string names it.
-        name: &'static str,
-        /// Its value, as given (decoded).
-        value: String,
-        /// What it takes, e.g. "a whole number of rows from 1, e.g. `limit=20`".
-        expected: String,
-    },
-    /// A parameter of the page request is given more than once (`limit=10&limit=20`): which
-    /// one was meant is not for the server to guess.
-    #[error("`{name}` is given more than once: give it once")]
-    RepeatedParameter {
-        /// The parameter, as the query string names it.
-        name: &'static str,
-    },
-    /// A value of the set cannot be bound on the database the page runs on (text with a NUL
-    /// character on PostgreSQL, a date beyond its range, ..): the client's, like a token's.
-    #[error("value {index} of the set cannot be bound: {reason}")]
-    SetValue {
-        /// Where in the set the value is, from 0.
-        index: usize,
-        /// Why.
-        reason: String,
-    },
-}
-
-fn set_too_large(len: Option<usize>, max: usize) -> String {
-    match len {
-        Some(len) => {
-            format!("the set holds {len} values, more than the {max} this listing pages among")
-        }
-        None => format!("the set holds more than the {max} values this listing pages among"),
+        PageRequest { position: RequestedPosition::First, limit: None, scope: None, count: None }
     }
 }

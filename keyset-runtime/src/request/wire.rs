@@ -12,6 +12,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use super::{Limit, PageRequest, RequestError, RequestedPosition};
+use crate::count::Count;
 
 /// The wire form of a request, before its rules are checked.
 #[derive(Deserialize)]
@@ -22,6 +23,8 @@ pub(super) struct RawPageRequest {
     limit: Option<u32>,
     #[serde(default, deserialize_with = "flag")]
     last: bool,
+    #[serde(default)]
+    count: Option<Count>,
 }
 
 impl TryFrom<RawPageRequest> for PageRequest {
@@ -39,7 +42,7 @@ impl TryFrom<RawPageRequest> for PageRequest {
             (None, None, true) => RequestedPosition::Last,
             (None, None, false) => RequestedPosition::First,
         };
-        Ok(PageRequest { position, limit: raw.limit, scope: None })
+        Ok(PageRequest { position, limit: raw.limit, scope: None, count: raw.count })
     }
 }
 
@@ -52,8 +55,9 @@ impl PageRequest {
         before: Option<String>,
         limit: Option<u32>,
         last: bool,
+        count: Option<Count>,
     ) -> Result<Self, RequestError> {
-        PageRequest::try_from(RawPageRequest { after, before, limit, last })
+        PageRequest::try_from(RawPageRequest { after, before, limit, last, count })
     }
 }
 

@@ -13,11 +13,12 @@ use diesel::{Column, QueryResult};
 #[cfg(feature = "diesel-async")]
 use super::awaited::{AsyncConnection, Awaited};
 use super::blocking::{complete, Blocking, BlockingConnection};
+use super::count::Counts;
 #[cfg(feature = "diesel-async")]
 use super::exec::Exec;
 use super::exec::{Connects, Load};
 use super::statement::{past, unplanned, Limit, Past, Statements};
-use super::{fetch, Drive, Walks};
+use super::{fetch, Ask, Drive, Walks};
 use crate::among::{distinct, Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;
 use crate::fetched::Fetched;
@@ -63,7 +64,7 @@ where
     M: SortOrder,
     M::Keys: Clone,
     W: Walk,
-    Among<Q, C, V>: Paginate<Item = Q::Item> + Repeat,
+    Among<Q, C, V>: Paginate<Item = Q::Item> + Repeat + Counts<'q, Conn, X>,
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
     C: Column<Table: Default> + Clone,
     V: Clone + CursorValue,
@@ -237,7 +238,7 @@ where
 async fn fetch_among<'q, O, Q, C, S, Conn, X>(
     query: AmongQuery<Q, C, S>,
     position: Position<O::Cursor>,
-    limit: u32,
+    ask: Ask,
     conn: &mut Conn,
 ) -> Result<Fetched<O, Q::Item>, Error>
 where
@@ -250,7 +251,7 @@ where
 {
     let values = query.bounded_rows().load_rows(conn).await;
     let among = query.among(values)?;
-    fetch::<O, _, Conn, X>(among, position, limit, conn).await
+    fetch::<O, _, Conn, X>(among, position, ask, conn).await
 }
 
 impl<'q, O, Q, C, S, Conn> Drive<'q, O, AmongQuery<Q, C, S>, Conn> for Blocking
@@ -267,14 +268,14 @@ where
     fn page<'c>(
         query: AmongQuery<Q, C, S>,
         position: Position<O::Cursor>,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> Ready<Result<Fetched<O, Q::Item>, Error>>
     where
         'q: 'c,
         AmongQuery<Q, C, S>: 'c,
     {
-        let page = fetch_among::<O, Q, C, S, Conn, Blocking>(query, position, limit, conn);
+        let page = fetch_among::<O, Q, C, S, Conn, Blocking>(query, position, ask, conn);
         ready(complete(page))
     }
 }
@@ -297,13 +298,13 @@ where
     fn page<'c>(
         query: AmongQuery<Q, C, S>,
         position: Position<O::Cursor>,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> <Awaited as Exec>::Page<'c, Result<Fetched<O, Q::Item>, Error>>
     where
         'q: 'c,
         AmongQuery<Q, C, S>: 'c,
     {
-        Box::pin(fetch_among::<O, Q, C, S, Conn, Awaited>(query, position, limit, conn))
+        Box::pin(fetch_among::<O, Q, C, S, Conn, Awaited>(query, position, ask, conn))
     }
 }

@@ -8,16 +8,16 @@ use std::future::Future;
 use std::pin::Pin;
 
 use diesel::connection::CacheSize;
-use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::SelectDsl;
 use diesel::QueryResult;
 use diesel_async::methods::LoadQuery;
 use diesel_async::AsyncConnectionCore;
 
+use super::count::Counts;
 use super::exec::{Connects, Exec, Load};
 use super::statement::Walks;
-use super::{count, fetch, Drive, Pages};
+use super::{count, fetch, Ask, Drive, Pages};
+use crate::count::Counted;
 use crate::error::Error;
 use crate::fetched::{Fetched, Loaded};
 use crate::orders::list::OrderSet;
@@ -115,14 +115,14 @@ where
     fn page<'c>(
         query: Q,
         position: Position<O::Cursor>,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> Boxed<'c, Result<Fetched<O, Q::Item>, Error>>
     where
         'q: 'c,
         Q: 'c,
     {
-        Box::pin(fetch::<O, Q, Conn, Awaited>(query, position, limit, conn))
+        Box::pin(fetch::<O, Q, Conn, Awaited>(query, position, ask, conn))
     }
 }
 
@@ -233,14 +233,20 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         conn: &'c mut Conn,
     ) -> impl Future<Output = Result<i64, Error>> + Send + 'c
     where
-        Q: Query + SelectDsl<CountStar> + CheckSet + Clone + Send + 'c,
+        Q: Query + Counts<'q, Conn, Awaited> + CheckSet + Clone + Send + 'c,
         Q::SqlType: SelectsModel,
         Conn:
             AsyncConnection + AsyncConnectionCore<Backend = <Q::SqlType as SelectsModel>::Backend>,
-        Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + 'q,
     {
+        let query = self.query.clone();
         // Boxed, so that the future names `'c` alone.
-        let count: Boxed<'c, _> = Box::pin(count::<Q, Conn, Awaited>(self.query.clone(), conn));
+        let count: Boxed<'c, _> = Box::pin(async move {
+            // A count among a set is refused where its page would be, before any statement.
+            query.check_set(<Conn as AsyncConnection>::Backend::ENGINE)?;
+            let copy = |query: &Q| Some(query.clone());
+            let total = count::<Q, Conn, Awaited>(query, Counted::All, copy, conn).await?;
+            Ok(i64::try_from(total.count).unwrap_or(i64::MAX))
+        });
         count
     }
 }

@@ -7,15 +7,15 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use diesel::connection::{CacheSize, LoadConnection};
-use diesel::dsl::{CountStar, Select};
 use diesel::query_builder::Query;
-use diesel::query_dsl::methods::SelectDsl;
 use diesel::query_dsl::LoadQuery;
 use diesel::{QueryResult, RunQueryDsl};
 
+use super::count::Counts;
 use super::exec::{Connects, Exec, Load};
 use super::statement::Walks;
-use super::{count, fetch, Drive, Pages};
+use super::{count, fetch, Ask, Drive, Pages};
+use crate::count::Counted;
 use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::orders::list::OrderSet;
@@ -113,14 +113,14 @@ where
     fn page<'c>(
         query: Q,
         position: Position<O::Cursor>,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> Ready<Result<Fetched<O, Q::Item>, Error>>
     where
         'q: 'c,
         Q: 'c,
     {
-        ready(complete(fetch::<O, Q, Conn, Blocking>(query, position, limit, conn)))
+        ready(complete(fetch::<O, Q, Conn, Blocking>(query, position, ask, conn)))
     }
 }
 
@@ -262,12 +262,15 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// ```
     pub fn total_count<'q, Conn>(&self, conn: &mut Conn) -> Result<i64, Error>
     where
-        Q: Query + SelectDsl<CountStar> + CheckSet + Clone,
+        Q: Query + Counts<'q, Conn, Blocking> + CheckSet + Clone,
         Q::SqlType: SelectsModel,
         Conn: BlockingConnection
             + diesel::Connection<Backend = <Q::SqlType as SelectsModel>::Backend>,
-        Select<Q, CountStar>: LoadQuery<'q, Conn, i64> + RunQueryDsl<Conn>,
     {
-        complete(count::<Q, Conn, Blocking>(self.query.clone(), conn))
+        // A count among a set is refused where its page would be, before any statement.
+        self.query.check_set(<Conn as BlockingConnection>::Backend::ENGINE)?;
+        let copy = |query: &Q| Some(query.clone());
+        let count = count::<Q, Conn, Blocking>(self.query.clone(), Counted::All, copy, conn);
+        Ok(i64::try_from(complete(count)?.count).unwrap_or(i64::MAX))
     }
 }

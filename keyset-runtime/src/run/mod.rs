@@ -15,13 +15,12 @@ mod among;
 #[cfg(feature = "diesel-async")]
 mod awaited;
 mod blocking;
+mod count;
 mod exec;
 mod stale;
 mod statement;
 
-use diesel::dsl::{CountStar, Select};
-use diesel::query_dsl::methods::SelectDsl;
-
+use crate::count::{Counted, Counting};
 use crate::error::Error;
 use crate::fetched::{Fetched, Loaded};
 use crate::machine::{Copies, PageMachine};
@@ -29,22 +28,34 @@ use crate::orders::list::{Either, Never, Nil, OrderList, OrderSet};
 use crate::orders::SortOrder;
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Position;
-use crate::repeat::{next_copy, CheckSet};
+use crate::repeat::{next_copy, Repeat};
 use crate::sql::{Backward, Forward, SeekDialect, Walk};
 use stale::is_stale_plan;
 
 #[cfg(feature = "diesel-async")]
 pub use awaited::{AsyncPageQuery, Awaited};
 pub use blocking::{Blocking, PageQuery};
-pub use exec::{Connects, Exec, Load};
+pub(crate) use count::count;
+pub use exec::{Connects, Exec};
 pub use statement::{Statements, Walks};
 
-/// Runs the page of `limit` rows at `position` in order `O`: each statement the page machine
-/// plans, on a copy of the query while another may follow, its rows handed back to the machine.
+/// What a page is asked for: its size served, and the count asked for with it under the
+/// listing's rules (already checked: an exact count here is allowed). (Named in hidden bounds
+/// only.)
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Ask {
+    pub(crate) limit: u32,
+    pub(crate) counting: Counting,
+}
+
+/// Runs the page asked for at `position` in order `O`: each statement the page machine
+/// plans, on a copy of the query while another may follow, its rows handed back to the machine;
+/// then its count, if one was asked for.
 async fn fetch<'q, O, Q, Conn, X>(
     query: Q,
     position: Position<O::Cursor>,
-    limit: u32,
+    ask: Ask,
     conn: &mut Conn,
 ) -> Result<Fetched<O, Q::Item>, Error>
 where
@@ -53,9 +64,9 @@ where
     Q: Walks<'q, O, Conn, X>,
 {
     if position.is_backward() {
-        walk::<O, Backward, Q, Conn, X>(query, position, limit, conn).await
+        walk::<O, Backward, Q, Conn, X>(query, position, ask, conn).await
     } else {
-        walk::<O, Forward, Q, Conn, X>(query, position, limit, conn).await
+        walk::<O, Forward, Q, Conn, X>(query, position, ask, conn).await
     }
 }
 
@@ -63,7 +74,7 @@ where
 async fn walk<'q, O, W, Q, Conn, X>(
     query: Q,
     position: Position<O::Cursor>,
-    limit: u32,
+    Ask { limit, counting }: Ask,
     conn: &mut Conn,
 ) -> Result<Fetched<O, Q::Item>, Error>
 where
@@ -80,7 +91,14 @@ where
             .filter(|_| Q::REPEATS && Q::MODEL_ALONE && O::SELECTED_NAMES.is_some()),
     };
     // A page among a set refuses the set before any statement, as its count does.
-    query.check_set(<X::Backend as SeekDialect>::ENGINE)?;
+    let engine = <X::Backend as SeekDialect>::ENGINE;
+    query.check_set(engine)?;
+    // The count runs on its own copy of the query, after the page's statements.
+    let counted = counting.asked.map(|count| counting.statement(count, engine));
+    let counted: Option<(Counted, Q)> = match counted {
+        Some(counted) => Some((counted, query.again().ok_or_else(count::not_countable)?)),
+        None => None,
+    };
     let mut machine =
         PageMachine::<O, W, Q::Item>::new::<X::Backend>(position, (limit, copies), Q::model)?;
     let mut query = Some(query);
@@ -102,18 +120,22 @@ where
         };
         machine.fetched(rows);
     }
-    Ok(machine.into_fetched())
+    let mut fetched = machine.into_fetched();
+    if let Some((counted, query)) = counted {
+        fetched.total = Some(count::<Q, Conn, X>(query, counted, Repeat::again, conn).await?);
+    }
+    Ok(fetched)
 }
 
 /// How `Self` runs a page in one order: [`fetch`], made a [`Page`](Exec::Page) of its kind. The
 /// one place where the two drivers differ in what they ask of a query (an async page is `Send`).
 #[doc(hidden)]
 pub trait Drive<'q, O: SortOrder, Q: Paginate, Conn>: Exec {
-    /// The rows of the page of `limit` rows at `position` in order `O`.
+    /// The rows of the page `ask` asks for at `position` in order `O`, and its count.
     fn page<'c>(
         query: Q,
         position: Position<O::Cursor>,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> Self::Page<'c, Result<Fetched<O, Q::Item>, Error>>
     where
@@ -125,11 +147,11 @@ pub trait Drive<'q, O: SortOrder, Q: Paginate, Conn>: Exec {
 /// list to the chosen order. (Named in the bounds [`PageQuery`] and `AsyncPageQuery` stand for.)
 #[doc(hidden)]
 pub trait Pages<'q, L: OrderList, Conn, X: Exec>: Paginate {
-    /// The rows of the page of `limit` rows at `chosen`.
+    /// The rows of the page `ask` asks for at `chosen`, and its count.
     fn fetch_in<'c>(
         self,
         chosen: L::Chosen,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> X::Page<'c, Result<L::Fetched<Self::Item>, Error>>
     where
@@ -141,7 +163,7 @@ impl<'q, Q: Paginate, Conn, X: Exec, Row: 'static> Pages<'q, Nil<Row>, Conn, X> 
     fn fetch_in<'c>(
         self,
         chosen: Never,
-        _: u32,
+        _: Ask,
         _: &'c mut Conn,
     ) -> X::Page<'c, Result<Never, Error>>
     where
@@ -162,7 +184,7 @@ where
     fn fetch_in<'c>(
         self,
         chosen: <(O, Rest) as OrderList>::Chosen,
-        limit: u32,
+        ask: Ask,
         conn: &'c mut Conn,
     ) -> X::Page<'c, Result<<(O, Rest) as OrderList>::Fetched<Q::Item>, Error>>
     where
@@ -171,11 +193,11 @@ where
     {
         match chosen {
             Either::Here(position) => {
-                let page = <X as Drive<'q, O, Q, Conn>>::page(self, position, limit, conn);
+                let page = <X as Drive<'q, O, Q, Conn>>::page(self, position, ask, conn);
                 X::map(page, |fetched| fetched.map(Either::Here))
             }
             Either::There(rest) => {
-                let page = Pages::<'q, Rest, Conn, X>::fetch_in(self, rest, limit, conn);
+                let page = Pages::<'q, Rest, Conn, X>::fetch_in(self, rest, ask, conn);
                 X::map(page, |fetched| fetched.map(Either::There))
             }
         }
@@ -183,7 +205,8 @@ where
 }
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
-    /// The page, and with `edges` each row's own token (Relay's edges).
+    /// The page, and with `edges` each row's own token (Relay's edges). A count the listing
+    /// refuses fails it before any statement.
     pub(crate) fn load<'q, 'c, Conn, X>(
         self,
         conn: &'c mut Conn,
@@ -194,31 +217,22 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         Q: Pages<'q, O::List, Conn, X> + 'c,
         'q: 'c,
     {
-        let (limit, codec) = (self.limit.served(), self.codec);
-        let fetched = self.query.fetch_in(self.chosen, limit, conn);
+        let ask = match self.ask() {
+            Ok(ask) => ask,
+            // The refusal as the page's result, whose rows need not be `Send`.
+            Err(error) => return X::map(X::ready(error), Err),
+        };
+        let codec = self.codec;
+        let fetched = self.query.fetch_in(self.chosen, ask, conn);
         X::map(fetched, move |fetched| O::List::finish(fetched?, &codec, edges))
     }
 }
 
-/// The number of rows `query` matches: `SELECT COUNT(*)` with its own filters, run again once on
-/// a fresh statement should its cached one have gone stale (`stale.rs`).
-async fn count<'q, 'c, Q, Conn, X>(query: Q, conn: &'c mut Conn) -> Result<i64, Error>
-where
-    'q: 'c,
-    X: Connects<Conn>,
-    Q: SelectDsl<CountStar> + CheckSet + Clone,
-    Select<Q, CountStar>: Load<'q, Conn, i64, X>,
-{
-    // A count among a set is refused where its page would be, before any statement.
-    query.check_set(<X::Backend as SeekDialect>::ENGINE)?;
-    let select = |query: Q| SelectDsl::select(query, diesel::dsl::count_star());
-    let loaded = select(query.clone()).load_rows(conn).await;
-    let rows = match loaded {
-        Err(error) if is_stale_plan(&error) => {
-            X::forget_statements(conn);
-            select(query).load_rows(conn).await.map_err(|_| error)?
-        }
-        rows => rows?,
-    };
-    rows.into_iter().next().ok_or(Error::Database(diesel::result::Error::NotFound))
+impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
+    /// What the page asks for: its size served, and its count, refused (the client's error)
+    /// where the listing does not serve it.
+    pub(crate) fn ask(&self) -> Result<Ask, Error> {
+        let asked = self.counting.check()?;
+        Ok(Ask { limit: self.limit.served(), counting: Counting { asked, ..self.counting } })
+    }
 }

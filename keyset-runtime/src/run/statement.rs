@@ -5,6 +5,7 @@ use diesel::dsl::{Filter, Order};
 use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
 use diesel::QueryResult;
 
+use super::count::Counts;
 use super::exec::{Connects, Load};
 use crate::error::Error;
 use crate::machine::Statement;
@@ -25,10 +26,10 @@ pub(super) type Limit<S, X, Conn, O = NoOffset> =
 pub(super) type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
 
 /// A query on which every statement of a page in order `M`, walking `W`, can be built and its
-/// rows loaded on `Conn` by `X`. Implemented for every such query.
+/// rows loaded on `Conn` by `X`, and its rows counted there. Implemented for every such query.
 #[doc(hidden)]
 pub trait Statements<'q, M: SortOrder, W: Walk, Conn, X: Connects<Conn>>:
-    Paginate + Repeat
+    Paginate + Repeat + Counts<'q, Conn, X>
 {
     /// Builds `statement` on the query and starts loading its rows. Fails only when the query
     /// gives no copy for a union's branch where [`Repeat`] promised one.
@@ -46,7 +47,7 @@ where
     X: Connects<Conn>,
     M: SortOrder,
     W: Walk,
-    Q: Paginate + Repeat + OrderDsl<OrderBy<M, W>>,
+    Q: Paginate + Repeat + OrderDsl<OrderBy<M, W>> + Counts<'q, Conn, X>,
     Q: FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
     Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
     Filter<Q, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,

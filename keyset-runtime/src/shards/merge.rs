@@ -11,6 +11,7 @@
 use std::cmp::Ordering;
 
 use super::keys::MergeKeys;
+use crate::count::TotalCount;
 use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::orders::list::{Either, Never, Nil, OrderList};
@@ -124,6 +125,9 @@ fn merge<M: MergeOrder, Item>(
     };
     let backward = position.is_backward();
     let mut rows: Vec<(M::Keys, usize, Item)> = Vec::new();
+    // Each shard counted its own rows, when a count was asked for: the listing's is their sum.
+    let totals: Vec<TotalCount> = shards.iter().filter_map(|fetched| fetched.total).collect();
+    let total = if totals.len() == shards.len() { TotalCount::sum(totals) } else { None };
     for (shard, fetched) in shards.into_iter().enumerate() {
         let cursor = |row: &Item| M::cursor((fetched.model)(row));
         rows.extend(fetched.rows.into_iter().map(|row| (M::keys(cursor(&row)), shard, row)));
@@ -148,5 +152,5 @@ fn merge<M: MergeOrder, Item>(
         }
     }
     let rows = rows.into_iter().skip(skip).take(limit as usize + 1).map(|(_, _, row)| row);
-    Ok(Fetched { position, model, limit, rows: rows.collect() })
+    Ok(Fetched { position, model, limit, rows: rows.collect(), total })
 }

@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::orders::list::{OrderList, OrderSet};
 use crate::page::Page;
 use crate::paginate::{Paginate, Paginated};
-use crate::run::{Blocking, Exec, PageQuery, Pages};
+use crate::run::{Ask, Blocking, Exec, PageQuery, Pages};
 
 /// A model (for its own order) or the enum of its named orders whose every order merges pages
 /// of several shards exactly: every sort key's type orders in Rust as in the databases
@@ -187,13 +187,18 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         O: Shardable,
         'q: 'c,
     {
-        let limit = self.limit.served();
+        let ask = match self.ask() {
+            Ok(ask) => ask,
+            Err(error) => return X::ready(Err(error)),
+        };
+        let limit = ask.limit;
         let (chosen, shard_limit, skip) = match O::List::per_shard(&self.chosen, limit) {
             Ok(planned) => planned,
             Err(error) => return X::ready(Err(error.into())),
         };
+        let ask = Ask { limit: shard_limit, ..ask };
         let pages = shards.into_iter().enumerate().map(|(shard, conn)| {
-            let page = self.query.clone().fetch_in(chosen.clone(), shard_limit, conn);
+            let page = self.query.clone().fetch_in(chosen.clone(), ask, conn);
             X::map(page, move |fetched| match fetched {
                 Ok(fetched) => Ok(O::List::sendable(fetched)),
                 Err(source) => Err(Error::Shard { shard, source: Box::new(source) }),

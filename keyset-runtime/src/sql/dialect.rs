@@ -65,6 +65,10 @@ pub trait SeekDialect: Backend {
     /// the planner cannot read, where a planner that reads bound values re-prepares a cached
     /// statement each time one is bound anew (see SQLite's implementation).
     const OPAQUE_BINDS: bool = false;
+    /// The `EXPLAIN` that prints the planner's row estimate of a query as JSON, which an
+    /// estimated count reads (`count/plan.rs`); `None` where the planner gives none, and an
+    /// estimated count is a bounded one.
+    const EXPLAIN_JSON: Option<&'static str> = None;
 }
 
 /// How a backend takes the page's limit: [`Bound`] or [`Literal`].
@@ -172,6 +176,8 @@ impl SeekDialect for diesel::pg::Pg {
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions, so the common page sizes are written (sql/limit.rs).
     type LimitStyle = Literal;
+    // The top plan node's `Plan Rows`.
+    const EXPLAIN_JSON: Option<&'static str> = Some("EXPLAIN (FORMAT JSON)");
 }
 
 /// How a feed's page finds where the window of the order's index it walks first ends
@@ -231,4 +237,6 @@ impl SeekDialect for diesel::mysql::Mysql {
     // MariaDB plans every execution anew whatever the limit: a literal one would only multiply
     // statements.
     type LimitStyle = Bound;
+    // Each table access's `rows` times its `filtered` share (MySQL: `rows_produced_per_join`).
+    const EXPLAIN_JSON: Option<&'static str> = Some("EXPLAIN FORMAT=JSON");
 }
