@@ -6,6 +6,7 @@ pub mod asynchronous;
 pub mod bound_values;
 pub mod compose;
 pub mod concurrent;
+pub mod counts;
 pub mod db;
 pub mod edge_props;
 pub mod edges;
