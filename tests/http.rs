@@ -4,7 +4,7 @@
 
 use http::Uri;
 use keyset_runtime::http::{link_header, page_request, problems, Problem, Sorted};
-use keyset_runtime::{CursorError, Direction, Error, Page, PageRequest, RequestError};
+use keyset_runtime::{Count, CursorError, Direction, Error, Page, PageRequest, RequestError};
 use keyset_tests::models::StoryOrder;
 
 /// The problem a query string gets, as a handler answers it.
@@ -25,6 +25,10 @@ fn each_bad_page_parameter_is_a_400_of_its_type_naming_it() {
         ("limit=5&limit=6", problems::CONFLICTING_PARAMETERS, "`limit` is given more than once"),
         ("after=a&after=b", problems::CONFLICTING_PARAMETERS, "`after`"),
         ("last=maybe", problems::INVALID_PARAMETER, "`true` or `false`"),
+        ("count=all", problems::INVALID_COUNT, "`count=all`: one of `exact`, `bounded`"),
+        ("count=Exact", problems::INVALID_COUNT, "`count=Exact`"),
+        ("count=", problems::INVALID_COUNT, "`estimated`"),
+        ("count=exact&count=bounded", problems::CONFLICTING_PARAMETERS, "`count` is given"),
     ];
     for (query, type_uri, says) in cases {
         let problem = problem(query);
@@ -49,6 +53,26 @@ fn page_parameters_are_decoded_and_others_left_alone() {
     assert!(last.is_last() && last.limit().is_none(), "{last:?}");
     assert_eq!(page_request(Some("last=false&limit=3")).unwrap(), PageRequest::first(3));
     assert_eq!(page_request(Some("")).unwrap(), PageRequest::default());
+}
+
+#[test]
+fn a_count_is_read_by_name_and_a_refused_one_is_a_400_of_its_type() {
+    for (query, count) in [
+        ("count=exact", Count::Exact),
+        ("count=bounded", Count::Bounded),
+        ("count=estimated", Count::Estimated),
+    ] {
+        let request = page_request(Some(&format!("after=AQ&limit=5&{query}"))).unwrap();
+        assert_eq!(request, PageRequest::after("AQ", 5).count(count), "{query}");
+    }
+    assert_eq!(page_request(Some("limit=5")).unwrap().requested_count(), None);
+    let sorted = Sorted::<StoryOrder>::from_query(Some("sort=top&count=estimated")).unwrap();
+    assert_eq!(sorted.request.requested_count(), Some(Count::Estimated));
+    // The listing's refusal of an exact count: the client's, and of the count's type.
+    let refused = Problem::from(Error::from(RequestError::CountRefused { count: Count::Exact }));
+    assert_eq!(refused.status(), 400);
+    assert_eq!(refused.type_uri(), problems::INVALID_COUNT);
+    assert!(refused.detail().unwrap_or_default().contains("`bounded` or `estimated`"));
 }
 
 #[test]
@@ -106,8 +130,7 @@ fn a_fault_of_the_server_shows_nothing_of_itself() {
 
 #[test]
 fn links_keep_the_listings_own_parameters_and_replace_the_position() {
-    let page =
-        Page { items: vec![()], next_cursor: Some("Bg".into()), prev_cursor: Some("Bw".into()) };
+    let page = Page::new(vec![()], Some("Bg".into()), Some("Bw".into()));
     let uri: Uri = "/feed?authors=1%2C2&before=AQ&q=a+b&sort=top".parse().unwrap();
     let link = link_header(&uri, &page);
     let links: Vec<&str> = link.to_str().unwrap().split(", ").collect();
@@ -121,7 +144,7 @@ fn links_keep_the_listings_own_parameters_and_replace_the_position() {
         ]
     );
     // The first page of a listing without parameters: no `prev`, no `next` past its end.
-    let alone = Page::<()> { items: vec![], next_cursor: None, prev_cursor: None };
+    let alone = Page::<()>::new(vec![], None, None);
     let link = link_header(&"/posts".parse().unwrap(), &alone);
     assert_eq!(link.to_str().unwrap(), r#"</posts>; rel="first", </posts?last=true>; rel="last""#);
 }

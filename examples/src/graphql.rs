@@ -31,7 +31,6 @@
 //! the status, not the body. A query string over [`MAX_QUERY_LEN`](crate::web::MAX_QUERY_LEN) is
 //! `414`, its body a GraphQL error too.
 
-use async_graphql::connection::Connection;
 use async_graphql::{
     Context, EmptyMutation, EmptySubscription, Enum, ErrorExtensions, Object, Schema, SimpleObject,
 };
@@ -43,8 +42,8 @@ use axum::routing::post;
 use axum::{Json, Router};
 use chrono::NaiveDateTime;
 use diesel::{QueryDsl, SelectableHelper};
-use keyset_runtime::relay::{load_connection_by_async, ConnectionArgs};
-use keyset_runtime::{Among, AsyncPageQuery, Paginate, SortDirection};
+use keyset_runtime::relay::{load_connection_by_async, ConnectionArgs, CountedConnection};
+use keyset_runtime::{Among, AsyncPageQuery, Count, Paginate, SortDirection};
 
 use crate::db::feed::MAX_FEED_AUTHORS;
 use crate::db::{posts, Backend, Db, Post, PostOrder, PostsQuery};
@@ -177,7 +176,9 @@ pub struct QueryRoot;
 impl QueryRoot {
     /// Posts in the order `orderBy` (newest first by default) and `direction`: a Relay
     /// connection. Page forward with `first` and `after`, backward with `last` and `before`; any
-    /// edge's `cursor` works with either, in the same order and direction.
+    /// edge's `cursor` works with either, in the same order and direction. `totalCount` counts
+    /// the posts as `count` says (`BOUNDED` up to 1,000 when it is selected without `count`;
+    /// `EXACT` is refused).
     #[allow(clippy::too_many_arguments)]
     async fn posts(
         &self,
@@ -188,8 +189,10 @@ impl QueryRoot {
         before: Option<String>,
         first: Option<i32>,
         last: Option<i32>,
-    ) -> async_graphql::Result<Connection<String, PostNode>> {
+        count: Option<Count>,
+    ) -> async_graphql::Result<CountedConnection<PostNode>> {
         let args = ConnectionArgs::new(after, before, first, last).map_err(|err| err.extend())?;
+        let args = counted(ctx, args, count);
         resolve(ctx, (order_by, direction), &args, None).await
     }
 
@@ -207,9 +210,21 @@ impl QueryRoot {
         before: Option<String>,
         first: Option<i32>,
         last: Option<i32>,
-    ) -> async_graphql::Result<Connection<String, PostNode>> {
+        count: Option<Count>,
+    ) -> async_graphql::Result<CountedConnection<PostNode>> {
         let args = ConnectionArgs::new(after, before, first, last).map_err(|err| err.extend())?;
+        let args = counted(ctx, args, count);
         resolve(ctx, (order_by, direction), &args, Some(authors)).await
+    }
+}
+
+/// `args` with the count `count` asks for, or a bounded one where the query selects
+/// `totalCount` without saying which: no count runs unless the client reads it.
+fn counted(ctx: &Context<'_>, args: ConnectionArgs, count: Option<Count>) -> ConnectionArgs {
+    let selected = ctx.look_ahead().field("totalCount").exists();
+    match count.or(selected.then_some(Count::Bounded)) {
+        Some(count) => args.count(count),
+        None => args,
     }
 }
 
@@ -220,7 +235,7 @@ async fn resolve(
     (order_by, direction): (Option<PostOrderBy>, Option<Direction>),
     args: &ConnectionArgs,
     authors: Option<Vec<i64>>,
-) -> async_graphql::Result<Connection<String, PostNode>> {
+) -> async_graphql::Result<CountedConnection<PostNode>> {
     let order = (PostOrder::from(order_by.unwrap_or_default()), direction.map(SortDirection::from));
     let db = ctx.data::<Db>()?;
     let connection = match db.backend() {
@@ -272,7 +287,7 @@ async fn connection<C>(
     (order, direction): (PostOrder, Option<SortDirection>),
     args: &ConnectionArgs,
     authors: Option<Vec<i64>>,
-) -> Result<Connection<String, PostNode>, keyset_runtime::Error>
+) -> Result<CountedConnection<PostNode>, keyset_runtime::Error>
 where
     C: diesel_async::AsyncConnectionCore,
     PostsQuery<C::Backend>:

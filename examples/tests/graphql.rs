@@ -256,6 +256,39 @@ async fn the_schema_answers_over_http() {
     assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
 }
 
+/// `totalCount` on the connection: null unless selected, a bounded count when selected without
+/// `count`, the kind saying which, and an exact count refused as the client's.
+#[tokio::test]
+async fn total_count_says_how_many_and_what_kind_of_number() {
+    let (_db, schema) = start(30).await;
+    let query = |count: &str| {
+        format!(
+            "{{ posts(first: 3{count}) {{ edges {{ cursor }} totalCount {{ kind count page pages }} }} }}"
+        )
+    };
+    let data = |query: String| {
+        let schema = schema.clone();
+        async move { schema.execute(Request::new(query)).await }
+    };
+    let selected = data(query("")).await;
+    assert!(selected.errors.is_empty(), "{:?}", selected.errors);
+    let total = selected.data.into_json().unwrap()["posts"]["totalCount"].clone();
+    assert_eq!(total, json!({ "kind": "EXACT", "count": 30, "page": null, "pages": null }));
+
+    let estimated = data(query(", count: ESTIMATED")).await.data.into_json().unwrap();
+    let total = &estimated["posts"]["totalCount"];
+    // The example serves SQLite, whose estimate is the bounded count, said to be one.
+    assert_eq!(total["kind"], "EXACT", "{total}");
+    assert_eq!(total["count"], 30, "{total}");
+
+    let refused = data(query(", count: EXACT")).await;
+    assert_eq!(refused.errors.len(), 1, "{:?}", refused.errors);
+    assert!(refused.errors[0].message.contains("exact counts"), "{:?}", refused.errors);
+
+    let unselected = data("{ posts(first: 3) { edges { cursor } } }".to_owned()).await;
+    assert!(unselected.errors.is_empty(), "{:?}", unselected.errors);
+}
+
 /// The resolver on every database of the build (SQLite; PostgreSQL and MariaDB with the
 /// `postgres` and `mysql` features, each in a schema or database of the test's own): `first`
 /// and `after` forward, `last` and `before` back, both the whole table in order.

@@ -49,7 +49,14 @@ async fn the_document_describes_every_route_its_parameters_and_answers() {
         params.iter().map(|param| param["name"].as_str().unwrap().to_owned()).collect()
     };
     let posts = params("/posts");
-    assert_eq!(names(&posts), ["sort", "dir", "limit", "after", "before", "last"]);
+    assert_eq!(names(&posts), ["sort", "dir", "limit", "after", "before", "last", "count"]);
+    let counts: Vec<&str> = posts[6]["schema"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(counts, ["exact", "bounded", "estimated"]);
     let sort: Vec<&str> = posts[0]["schema"]["enum"]
         .as_array()
         .unwrap()
@@ -67,6 +74,14 @@ async fn the_document_describes_every_route_its_parameters_and_answers() {
     let page = &ok["content"]["application/json"]["schema"];
     assert_eq!(page["properties"]["items"]["items"]["$ref"], "#/components/schemas/Post");
     assert_eq!(page["properties"]["next_cursor"]["type"], serde_json::json!(["string", "null"]));
+    // The count, only when asked for: not required, its kinds named.
+    let total = &page["properties"]["total"];
+    assert_eq!(
+        total["properties"]["kind"]["enum"],
+        serde_json::json!(["exact", "at_least", "estimated"])
+    );
+    let required = page["required"].as_array().unwrap();
+    assert!(!required.contains(&serde_json::json!("total")), "{page}");
     let post = &doc["components"]["schemas"]["Post"]["properties"];
     for field in ["id", "author_id", "created_at", "score", "title"] {
         assert!(post[field].is_object(), "Post.{field}: {post}");

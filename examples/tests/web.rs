@@ -384,3 +384,24 @@ async fn the_longest_title_pages_in_the_title_order() {
         assert!(reply.detail().contains("255 characters"), "{}: {}", database.name, reply.body);
     }
 }
+
+/// `?count=` asks for the listing's rows beside the page: bounded and estimated ones (on
+/// SQLite, an estimate is the bounded count and says so); an exact one is refused, 400, since
+/// the listing does not allow it. Without it, no `total` in the page.
+#[tokio::test]
+async fn a_count_rides_beside_the_page_when_asked_for() {
+    let (_db, server) = start(30).await;
+    for count in ["bounded", "estimated"] {
+        let url = format!("/posts?limit=5&count={count}");
+        let reply = server.get(&url).await;
+        assert_eq!(reply.status, 200, "GET {url}: {}", reply.body);
+        let total = reply.json()["total"].clone();
+        assert_eq!(total, json!({ "kind": "exact", "count": 30 }), "GET {url}");
+    }
+    let refused = server.get("/posts?count=exact").await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("exact counts"), "{}", refused.body);
+    let invalid = server.get("/posts?count=all").await;
+    assert_eq!(invalid.status, 400, "{}", invalid.body);
+    assert!(invalid.body.contains("`count=all`"), "{}", invalid.body);
+}

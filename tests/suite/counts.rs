@@ -124,7 +124,8 @@ fn an_estimate_is_near_the_truth_and_places_the_page() {
                 paginated.count_cap(500).load_page(&mut conn)
             }
             None => {
-                let paginated = posts::table.select(Newest::as_select()).paginate(&request).unwrap();
+                let paginated =
+                    posts::table.select(Newest::as_select()).paginate(&request).unwrap();
                 paginated.count_cap(500).load_page(&mut conn)
             }
         };
@@ -179,7 +180,13 @@ fn named_orders_and_joins_count_the_querys_rows() {
     let request = PageRequest::first(5).count(Count::Bounded);
     let at = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap().naive_utc();
     let stories: Vec<NewStory> = (1..=17)
-        .map(|id| NewStory { id, created_at: at, score: (id % 3) as i32, title: "a".into(), published_at: None })
+        .map(|id| NewStory {
+            id,
+            created_at: at,
+            score: (id % 3) as i32,
+            title: "a".into(),
+            published_at: None,
+        })
         .collect();
     fill(&mut conn, &stories);
     let query = || stories::table.select(Story::as_select());
