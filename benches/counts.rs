@@ -66,7 +66,7 @@ struct MysqlPlan {
 #[derive(diesel::QueryableByName)]
 struct Counted {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
-    rows: i64,
+    n: i64,
 }
 
 /// Times every form on one engine's connection: `$conn`, its name `$name`, and the SQL of its
@@ -88,7 +88,7 @@ macro_rules! engine {
             let paginated = paginated.expect("a page request").count_cap(CAP).allow_exact_count();
             paginated.load_page(conn).expect("a page")
         };
-        let index_entries = "SELECT COUNT(*) AS rows FROM (SELECT id FROM bench_posts \
+        let index_entries = "SELECT COUNT(*) AS n FROM (SELECT id FROM bench_posts \
                              ORDER BY created_at DESC, id DESC LIMIT 1000) AS t";
         // Check each form before timing it: a count that is not what it says fails the bench.
         let rows: i64 = bench_posts::table.count().get_result(&mut conn).expect("the rows");
@@ -100,7 +100,7 @@ macro_rules! engine {
         let exact = page(&mut conn, Some(Count::Exact)).total.expect("an exact count");
         assert_eq!(exact.count, rows as u64);
         let read: Vec<Counted> = diesel::sql_query(index_entries).load(&mut conn).unwrap();
-        assert_eq!(read[0].rows, 1_000);
+        assert_eq!(read[0].n, 1_000);
         diesel::sql_query($explain).load::<$plan>(&mut conn).expect("a bare EXPLAIN");
         eprintln!("{name}: {rows} rows, estimated {} ({:?})", estimated.count, estimated);
 

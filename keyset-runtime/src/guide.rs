@@ -16,6 +16,9 @@ pub mod joins {}
 #[doc = include_str!("../guide/feeds.md")]
 pub mod feeds {}
 
+#[doc = include_str!("../guide/counts.md")]
+pub mod counts {}
+
 #[doc = include_str!("../guide/nullable.md")]
 pub mod nullable {}
 

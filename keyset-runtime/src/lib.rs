@@ -162,6 +162,8 @@
 //! - [feeds and filtered listings](guide::feeds): pages among a set of values (the posts of the
 //!   authors a user follows) at a cost bounded by the set and the page, and the equality prefix
 //!   a filtered listing's index needs;
+//! - [counts](guide::counts): "1,000+", "about 12,000", "page 3 of about 600": bounded,
+//!   estimated and exact counts beside a page, and who decides which;
 //! - [nullable keys](guide::nullable): NULL placement on every backend, and what a page at the NULL
 //!   boundary runs;
 //! - [tokens](guide::tokens): their format and limits, what a forged token can do, sort key types,
@@ -196,10 +198,11 @@
 //!
 //! # The expensive path
 //!
-//! For the rare grid that must jump to page 37 or show "page 3 of 120",
-//! [`PageRequest::page_number`] pages by OFFSET (its tokens then page on by keyset) and
-//! [`Paginated::total_count`] counts the query's rows. Both cost what OFFSET costs: O(depth) and
-//! O(rows) per call, where a keyset page is O(page).
+//! For the rare grid that must jump to page 37, [`PageRequest::page_number`] pages by OFFSET (its
+//! tokens then page on by keyset), at O(depth) per call where a keyset page is O(page). A count
+//! beside a page is asked for with [`PageRequest::count`]: bounded ("1,000+") or estimated
+//! ("page 3 of about 600") at a cost bounded whatever the table, exact only where the listing
+//! allows its O(rows) ([the counts guide](guide::counts)).
 
 #![warn(missing_docs)]
 
