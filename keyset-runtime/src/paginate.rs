@@ -182,7 +182,7 @@ pub trait Paginate: Sized {
     /// set too. An empty set is an empty page. More values than
     /// [`max_set`](crate::Among::max_set) (default [`PageRequest::DEFAULT_MAX_SET`]), or a value
     /// the database cannot bind, fail the page before any query with
-    /// [`RequestError::SetTooLarge`] or [`RequestError::SetValue`], the client's errors (400).
+    /// [`RequestError::SetTooLarge`](crate::RequestError::SetTooLarge) or [`RequestError::SetValue`](crate::RequestError::SetValue), the client's errors (400).
     ///
     /// ```
     /// # use diesel::prelude::*;

@@ -117,7 +117,7 @@
 //! if the page ended at that row (see [`token`](crate::token)), tied to the model and its sort
 //! order. Relay uses one cursor in both directions (`after: endCursor`, `before: startCursor`, or
 //! any edge's), so here a token names a row, and `after` and `before` read it alike; a REST
-//! `prev_cursor` is accepted too. A malformed or foreign cursor is an [`Error::Cursor`] before any
+//! `prev_cursor` is accepted too. A malformed or foreign cursor is an [`Error::Cursor`](crate::Error::Cursor) before any
 //! query runs.
 //!
 //! # `pageInfo`
@@ -302,7 +302,7 @@ impl ConnectionArgs {
     }
 
     /// Counts the listing's rows as `count` says, into the connection's `totalCount` (see
-    /// [`Counted`]), as [`PageRequest::count`] does for a REST page: a resolver passes the
+    /// [`ConnectionTotal`]), as [`PageRequest::count`] does for a REST page: a resolver passes the
     /// field's own argument (`Count` is a GraphQL enum, `EXACT`, `BOUNDED`, `ESTIMATED`), or
     /// asks for a count only when the query selects `totalCount`
     /// (`ctx.look_ahead().field("totalCount").exists()`). An exact count is refused unless

@@ -15,7 +15,7 @@ pub enum RequestError {
     /// The limit is zero.
     #[error("`limit` must be at least 1")]
     ZeroLimit,
-    /// [`PageRequest::page_number`] was given page 0: pages count from 1.
+    /// [`PageRequest::page_number`](crate::PageRequest::page_number) was given page 0: pages count from 1.
     #[error("page numbers start at 1")]
     ZeroPageNumber,
     /// The rows before page `number` of `limit` rows (the page size served, after clamping) are
