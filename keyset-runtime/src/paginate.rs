@@ -13,11 +13,12 @@ use diesel::sql_types::SqlType;
 use diesel::Column;
 
 use crate::among::{Among, AmongQuery, Prefix, SetType};
+use crate::count::Counting;
 use crate::error::Error;
 use crate::model::Keyset;
+use crate::orders::list::{OrderList, OrderSet};
 use crate::orders::named::{list_index, OrdersOf, SortDirection};
-pub use crate::paginated::Paginated;
-use crate::request::PageRequest;
+use crate::request::{Limit, PageRequest};
 use crate::selection::SelectsModel;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
@@ -330,4 +331,19 @@ where
         let codec = Codec::default().signed(keys);
         Paginated::requested(self, list_index(order.order(), dir), request, codec)
     }
+}
+
+/// A query ready to load one page, in the model's order or (`O`) one of its named orders: the
+/// request resolved, its token decoded. Built by [`Paginate::paginate`] and
+/// [`Paginate::paginate_by`]; loaded with `load_page` (or `load_page_async`, or over shards),
+/// into a `Page` of the model whatever the order.
+#[must_use = "a paginated query does nothing until `load_page` runs it"]
+pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
+    pub(crate) query: Q,
+    /// The order chosen in `O`'s list, and the position there.
+    pub(crate) chosen: <O::List as OrderList>::Chosen,
+    pub(crate) limit: Limit,
+    pub(crate) codec: Codec,
+    /// The count asked for, and the listing's rules for it.
+    pub(crate) counting: Counting,
 }

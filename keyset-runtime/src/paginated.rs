@@ -1,29 +1,14 @@
-//! [`Paginated`]: a query with its page request resolved, ready to load: the position decoded in
-//! its order, the limit, the token codec, and the count the request asked for under the
-//! listing's rules for counts.
+//! How a [`Paginated`] query is built and tuned: its page request resolved (the position decoded
+//! in its order, the limit, the token codec), and the count the request asked for under the
+//! listing's rules for counts. The type itself is declared beside [`Paginate`], which names it.
 
 use crate::count::Counting;
 use crate::error::Error;
-use crate::orders::list::{decode_chosen, OrderList, OrderSet};
-use crate::paginate::Paginate;
+use crate::orders::list::{decode_chosen, OrderSet};
+use crate::paginate::{Paginate, Paginated};
 use crate::position::Reading;
 use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
 use crate::token::codec::Codec;
-
-/// A query ready to load one page, in the model's order or (`O`) one of its named orders: the
-/// request resolved, its token decoded. Built by [`Paginate::paginate`] and
-/// [`Paginate::paginate_by`]; loaded with `load_page` (or `load_page_async`, or over shards),
-/// into a `Page` of the model whatever the order.
-#[must_use = "a paginated query does nothing until `load_page` runs it"]
-pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
-    pub(crate) query: Q,
-    /// The order chosen in `O`'s list, and the position there.
-    pub(crate) chosen: <O::List as OrderList>::Chosen,
-    pub(crate) limit: Limit,
-    pub(crate) codec: Codec,
-    /// The count asked for, and the listing's rules for it.
-    pub(crate) counting: Counting,
-}
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// The page `request` asks for in the order at `index` of `O`'s list, its token read with

@@ -16,8 +16,8 @@ use super::blocking::{complete, Blocking, BlockingConnection};
 use super::count::Counts;
 #[cfg(feature = "diesel-async")]
 use super::exec::Exec;
-use super::exec::{Connects, Load};
-use super::statement::{past, unplanned, Limit, Past, Statements};
+use super::exec::{Connects, Limit, Load};
+use super::statement::{past, unplanned, Past, Statements};
 use super::{fetch, Ask, Drive, Walks};
 use crate::among::{distinct, Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;

@@ -6,9 +6,8 @@ use diesel::dsl::Select;
 use diesel::query_dsl::methods::SelectDsl;
 use diesel::QueryResult;
 
-use super::exec::{Connects, Load};
+use super::exec::{Connects, Limit, Load};
 use super::stale::is_stale_plan;
-use super::statement::Limit;
 use crate::count::sql::{CountOf, Estimate, One};
 use crate::count::{estimated_rows, Counted, TotalCount};
 use crate::error::Error;

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use diesel::QueryResult;
 
-use crate::sql::SeekDialect;
+use crate::sql::{Limited, NoOffset, SeekDialect};
 
 /// How a page's statements reach the database: [`Blocking`] or [`Awaited`]. The work of a page
 /// is a future either way ([`Page`](Self::Page)); this says what kind, and how such futures
@@ -53,3 +53,8 @@ pub trait Load<'q, Conn, Item, X: Exec>: Sized {
     where
         'q: 'a;
 }
+
+/// A statement with the page's `LIMIT` (and `OFFSET`), as the backend `X` reaches on `Conn`
+/// writes it.
+pub(super) type Limit<S, X, Conn, O = NoOffset> =
+    Limited<S, <<X as Connects<Conn>>::Backend as SeekDialect>::LimitStyle, O>;

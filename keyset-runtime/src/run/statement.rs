@@ -6,21 +6,13 @@ use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
 use diesel::QueryResult;
 
 use super::count::Counts;
-use super::exec::{Connects, Load};
+use super::exec::{Connects, Limit, Load};
 use crate::error::Error;
 use crate::machine::Statement;
 use crate::orders::SortOrder;
 use crate::paginate::Paginate;
 use crate::repeat::{branches, Repeat};
-use crate::sql::{
-    Backward, Forward, Limited, NoOffset, Offset, OrderBy, Seek, SeekDialect, SeekLevel, Union,
-    Walk,
-};
-
-/// A statement with the page's `LIMIT` (and `OFFSET`), as the backend `X` reaches on `Conn`
-/// writes it.
-pub(super) type Limit<S, X, Conn, O = NoOffset> =
-    Limited<S, <<X as Connects<Conn>>::Backend as SeekDialect>::LimitStyle, O>;
+use crate::sql::{Backward, Forward, Limited, Offset, OrderBy, Seek, SeekLevel, Union, Walk};
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.
 pub(super) type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
