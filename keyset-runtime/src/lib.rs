@@ -208,7 +208,7 @@
 
 mod among;
 mod checks;
-pub mod count;
+mod count;
 mod error;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub mod explain;
