@@ -1,11 +1,14 @@
 //! The built-in [`CursorValue`] impls (formats in `value.rs`'s table): integers, floats, `bool`,
 //! strings, bytes, options and tuples; chrono's dates and times (feature `chrono`); `uuid::Uuid`
 //! (feature `uuid`); the time crate's dates and times (feature `time`, in `builtin/time_values.rs`);
-//! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`).
+//! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`). Their text forms
+//! read through `builtin/text.rs`.
 
 use super::bind::{unbindable, Engine};
 use super::error::CursorError;
 use super::value::{invalid, CursorValue, Reader, Writer};
+
+mod text;
 
 macro_rules! varint_values {
     ($($ty:ty => $write:ident, $read:ident);* $(;)?) => {$(
@@ -18,6 +21,9 @@ macro_rules! varint_values {
                 let value = input.$read()?;
                 <$ty>::try_from(value)
                     .map_err(|_| invalid(format!("{value} is out of range for {}", stringify!($ty))))
+            }
+            fn from_text(text: &str) -> Result<Self, &'static str> {
+                text::whole(text)
             }
         }
     )*};
@@ -42,6 +48,9 @@ macro_rules! fixed_values {
             fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
                 input.array().map(<$ty>::from_le_bytes)
             }
+            fn from_text(text: &str) -> Result<Self, &'static str> {
+                text::whole(text)
+            }
         }
     )*};
 }
@@ -57,6 +66,9 @@ macro_rules! float_values {
             }
             fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
                 input.array().map(<$ty>::from_le_bytes)
+            }
+            fn from_text(text: &str) -> Result<Self, &'static str> {
+                text::float(text)
             }
             /// SQLite binds a NaN as NULL, and MySQL's and MariaDB's floats hold neither NaN
             /// nor an infinity; PostgreSQL's hold both.
@@ -84,6 +96,9 @@ impl CursorValue for usize {
         let value = input.varint()?;
         usize::try_from(value).map_err(|_| invalid(format!("{value} is out of range for usize")))
     }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::whole(text)
+    }
 }
 
 impl CursorValue for isize {
@@ -94,6 +109,9 @@ impl CursorValue for isize {
     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
         let value = input.signed()?;
         isize::try_from(value).map_err(|_| invalid(format!("{value} is out of range for isize")))
+    }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::whole(text)
     }
 }
 
@@ -109,8 +127,13 @@ impl CursorValue for bool {
             other => Err(invalid(format!("a bool is 0 or 1, found {other}"))),
         }
     }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text.parse().map_err(|_| text::BOOL)
+    }
 }
 
+/// No text form (the default): bytes have many spellings (hex, base64, ...), and a client
+/// would have to guess one.
 impl CursorValue for Vec<u8> {
     fn write(&self, out: &mut Writer) {
         out.varint(self.len() as u64);
@@ -133,6 +156,9 @@ impl CursorValue for String {
             Ok(text) => Ok(text.to_owned()),
             Err(_) => Err(invalid("a string is not UTF-8")),
         }
+    }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        Ok(text.to_owned())
     }
     /// PostgreSQL's text holds no NUL character (SQLite's and MySQL's do).
     fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
@@ -164,12 +190,15 @@ impl<T: CursorValue> CursorValue for Option<T> {
             other => Err(invalid(format!("an option's tag is 0 or 1, found {other}"))),
         }
     }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        T::from_text(text).map(Some)
+    }
     fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
         self.as_ref().map_or(Ok(()), |value| value.check_bind(engine))
     }
 }
 
-/// Tuples, for hand-built cursors and tests: the elements in order.
+/// Tuples, for hand-built cursors and tests: the elements in order. No text form (the default).
 macro_rules! tuple_values {
     ($(($($name:ident),+))*) => {$(
         impl<$($name: CursorValue),+> CursorValue for ($($name,)+) {
@@ -300,6 +329,9 @@ impl CursorValue for uuid::Uuid {
     }
     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
         input.array().map(uuid::Uuid::from_bytes)
+    }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        uuid::Uuid::try_parse(text).map_err(|_| text::UUID)
     }
 }
 

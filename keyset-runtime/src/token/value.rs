@@ -29,6 +29,10 @@
 //!
 //! Reading never panics and allocates only what the token holds: a length prefix is checked
 //! against the bytes left before anything is allocated. The impls are in `builtin.rs`.
+//!
+//! A value also has a text form ([`CursorValue::from_text`], its table there), for a page that
+//! starts at a value a client names in a query string; the built-in ones are in
+//! `builtin/text.rs`.
 
 use super::bind::Engine;
 use super::error::CursorError;
@@ -63,6 +67,9 @@ use super::error::CursorError;
 /// let bytes = out.into_bytes();
 /// assert_eq!(PostId::read(&mut Reader::new(&bytes)), Ok(PostId(42)));
 /// ```
+///
+/// Its text form, for a page that starts at a value a client names, is refused until the type
+/// says what it is ([`from_text`](Self::from_text)).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be written into a cursor token",
     label = "a sort key's type must implement `CursorValue`",
@@ -96,7 +103,71 @@ pub trait CursorValue: Sized {
     /// rows two values share.
     #[doc(hidden)]
     const EXACT_EQ: bool = false;
+    /// Reads the value from its text in a query string, for a page that starts at a value the
+    /// client names (`GET /posts?sort=new&from=2024-03-01`) rather than at a token a page gave
+    /// it: each sort key's value is read by its type. Errs with what the type takes, written for
+    /// the client (``"a whole number from 0 to 255, e.g. `42`"``), to be shown beside the
+    /// parameter's name.
+    ///
+    /// The text comes from the client: it must accept what a client would type, and never
+    /// panic. A value it reads must write and read back (what [`write`](Self::write) writes,
+    /// [`read`](Self::read) reads). A NULL of a nullable key has no text: `Option<T>` reads
+    /// `T`'s text (as `Some`), so a page that starts at a text starts among the values, and one
+    /// that starts at NULL is given in code. The built-in forms:
+    ///
+    /// | type | text |
+    /// |---|---|
+    /// | integers | what `str::parse` takes: an optional `+` or `-`, then digits (`42`, `-7`), in the type's range |
+    /// | `f32`, `f64` | what `str::parse` takes (`1.5`, `-2e10`), finite: no NaN or infinity |
+    /// | `bool` | `true` or `false` |
+    /// | `String` | the text itself, as given (the empty text too) |
+    /// | `Vec<u8>`, tuples | none: a page starts at such a key from a token only |
+    /// | `Option<T>` | `T`'s text, read as `Some` (a NULL has no text) |
+    /// | `uuid::Uuid` | hyphenated or simple (`67e55044-10b1-426f-9247-bb680e5fe0c8`, `67e5504410b1426f9247bb680e5fe0c8`), braced or as a URN (what `Uuid::try_parse` takes) |
+    ///
+    /// The default refuses every text, saying that the key takes no value as text and that the
+    /// client pages from a token instead: right for a type of your own until you say what its
+    /// text is. The `PostId` of the trait's docs reads as its `i64`:
+    ///
+    /// ```
+    /// use keyset_runtime::token::{CursorValue, Reader, Writer};
+    /// use keyset_runtime::CursorError;
+    ///
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct PostId(i64);
+    ///
+    /// impl CursorValue for PostId {
+    ///     fn write(&self, out: &mut Writer) {
+    ///         self.0.write(out);
+    ///     }
+    ///     fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
+    ///         i64::read(input).map(PostId)
+    ///     }
+    ///     fn from_text(text: &str) -> Result<Self, &'static str> {
+    ///         i64::from_text(text).map(PostId)
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(PostId::from_text("42"), Ok(PostId(42)));
+    /// assert_eq!(i64::from_text("-7"), Ok(-7));
+    /// assert_eq!(
+    ///     u8::from_text("4.2"),
+    ///     Err("a whole number from 0 to 255, e.g. `42`")
+    /// );
+    /// assert!(f64::from_text("NaN").is_err());
+    /// assert_eq!(Option::<i64>::from_text("42"), Ok(Some(42)));
+    /// // A type that says nothing of its text takes none.
+    /// assert!(<(i64, i64)>::from_text("1,2").is_err());
+    /// ```
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        let _ = text;
+        Err(NO_TEXT_FORM)
+    }
 }
+
+/// What [`CursorValue::from_text`] errs with for a type without a text form.
+pub(crate) const NO_TEXT_FORM: &str =
+    "no value as text: this key takes none, page from a token instead";
 
 /// The bytes a token's values are written into.
 #[derive(Debug, Default)]
