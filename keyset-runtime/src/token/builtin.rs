@@ -228,7 +228,7 @@ mod chrono_values {
         DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc,
     };
 
-    use super::{invalid, CursorError, CursorValue, Engine, Reader, Writer};
+    use super::{invalid, text, CursorError, CursorValue, Engine, Reader, Writer};
     use crate::token::bind::{check_date, check_instant, check_time};
 
     impl CursorValue for DateTime<Utc> {
@@ -246,6 +246,9 @@ mod chrono_values {
         fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
             check_instant(engine, self.timestamp(), self.timestamp_subsec_nanos())
         }
+        fn from_text(text: &str) -> Result<Self, &'static str> {
+            text::naive_date_time(text).map(|at| at.and_utc())
+        }
     }
 
     impl CursorValue for NaiveDateTime {
@@ -257,6 +260,9 @@ mod chrono_values {
         }
         fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
             self.and_utc().check_bind(engine)
+        }
+        fn from_text(text: &str) -> Result<Self, &'static str> {
+            text::naive_date_time(text)
         }
     }
 
@@ -277,6 +283,9 @@ mod chrono_values {
         fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
             self.to_utc().check_bind(engine)
         }
+        fn from_text(text: &str) -> Result<Self, &'static str> {
+            text::fixed(text)
+        }
     }
 
     impl CursorValue for NaiveDate {
@@ -291,6 +300,9 @@ mod chrono_values {
         }
         fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
             check_date(engine, self.num_days_from_ce().into(), self.year())
+        }
+        fn from_text(text: &str) -> Result<Self, &'static str> {
+            text::naive_date(text)
         }
     }
 
@@ -311,6 +323,9 @@ mod chrono_values {
         }
         fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
             check_time(engine, self.nanosecond())
+        }
+        fn from_text(text: &str) -> Result<Self, &'static str> {
+            text::naive_time(text)
         }
     }
 }

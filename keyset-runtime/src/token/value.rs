@@ -123,7 +123,19 @@ pub trait CursorValue: Sized {
     /// | `String` | the text itself, as given (the empty text too) |
     /// | `Vec<u8>`, tuples | none: a page starts at such a key from a token only |
     /// | `Option<T>` | `T`'s text, read as `Some` (a NULL has no text) |
+    /// | chrono `NaiveDateTime`, time `PrimitiveDateTime` | `2024-03-01T09:30:00` (taken as written), with an offset (`Z`, `+02:00`: converted to UTC), or a date (`2024-03-01`: midnight) |
+    /// | chrono `DateTime<Utc>` | the same; a date and time without an offset is taken as UTC |
+    /// | chrono `DateTime<FixedOffset>`, time `OffsetDateTime` | the same; kept at the offset written, or at `+00:00` without one |
+    /// | chrono `NaiveDate`, time `Date` | `2024-03-01` |
+    /// | chrono `NaiveTime`, time `Time` | `09:30`, `09:30:15` or `09:30:15.250` |
     /// | `uuid::Uuid` | hyphenated or simple (`67e55044-10b1-426f-9247-bb680e5fe0c8`, `67e5504410b1426f9247bb680e5fe0c8`), braced or as a URN (what `Uuid::try_parse` takes) |
+    ///
+    /// Dates and times: a four-digit year; `T`, `t` or a space between the date and the time;
+    /// the seconds may be left out, and a fraction has one to nine digits; an offset is `Z`, `z`
+    /// or `±HH:MM` (RFC 3339's form), and a space stands for its `+` (a query string's decoding
+    /// turns an unescaped `+` into a space). chrono's and the time crate's types take the same
+    /// text, except where the time crate's range of years (±9999) ends: a `PrimitiveDateTime`
+    /// refuses `9999-12-31T23:00:00-05:00`, whose UTC date lies past it.
     ///
     /// The default refuses every text, saying that the key takes no value as text and that the
     /// client pages from a token instead: right for a type of your own until you say what its

@@ -55,6 +55,179 @@ pub(super) fn float<T: FromStr + Copy + Into<f64>>(text: &str) -> Result<T, &'st
 pub(super) const BOOL: &str = "`true` or `false`";
 #[cfg(feature = "uuid")]
 pub(super) const UUID: &str = "a UUID, e.g. `67e55044-10b1-426f-9247-bb680e5fe0c8`";
+
+#[cfg(any(feature = "chrono", feature = "time"))]
+pub(super) use dates::{clock, date, date_time, Clock, Written, Ymd, DATE, DATE_TIME, TIME};
+
+/// Dates and times as written, checked for their shape only: the crate that builds one checks
+/// the day of the month and the time of day. chrono's types and the time crate's read these.
+#[cfg(any(feature = "chrono", feature = "time"))]
+mod dates {
+    pub(in crate::token::builtin) const DATE_TIME: &str =
+        "a date and time (RFC 3339, e.g. `2024-03-01T09:30:00Z`) or a date (`2024-03-01`)";
+    pub(in crate::token::builtin) const DATE: &str = "a date, e.g. `2024-03-01`";
+    pub(in crate::token::builtin) const TIME: &str =
+        "a time of day, e.g. `09:30` or `09:30:15.250`";
+
+    /// A date: its year, month and day.
+    pub(in crate::token::builtin) type Ymd = (i32, u8, u8);
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub(in crate::token::builtin) struct Written {
+        pub(in crate::token::builtin) date: Ymd,
+        pub(in crate::token::builtin) clock: Clock,
+        /// The offset in seconds east of UTC, when one is written.
+        pub(in crate::token::builtin) offset: Option<i32>,
+    }
+
+    /// A time of day: seconds and their fraction may be left out (zero).
+    #[derive(Debug, Clone, Copy, PartialEq, Default)]
+    pub(in crate::token::builtin) struct Clock {
+        pub(in crate::token::builtin) hour: u8,
+        pub(in crate::token::builtin) minute: u8,
+        pub(in crate::token::builtin) second: u8,
+        pub(in crate::token::builtin) nano: u32,
+    }
+
+    /// Reads `YYYY-MM-DD` (midnight, no offset), or that followed by `T` (or `t` or a space)
+    /// and a time of day ([`clock`]'s form), then optionally an offset: `Z` (or `z`) or
+    /// `±HH:MM`. RFC 3339 is the last form with its seconds. A space for the offset's sign is
+    /// read as `+`: a query string's decoding turns an unescaped `+` into a space.
+    pub(in crate::token::builtin) fn date_time(text: &str) -> Option<Written> {
+        let (date, rest) = date_prefix(text.as_bytes())?;
+        let mut written = Written { date, clock: Clock::default(), offset: None };
+        let rest = match rest {
+            [] => return Some(written),
+            [b'T' | b't' | b' ', rest @ ..] => rest,
+            _ => return None,
+        };
+        let (clock, rest) = clock_prefix(rest)?;
+        written.clock = clock;
+        written.offset = match rest {
+            [] => None,
+            [b'Z' | b'z'] => Some(0),
+            [sign @ (b'+' | b'-' | b' '), rest @ ..] => {
+                let (hours, rest) = number::<2>(rest)?;
+                let (minutes, rest) = number::<2>(rest.strip_prefix(b":")?)?;
+                if !rest.is_empty() || hours > 23 || minutes > 59 {
+                    return None;
+                }
+                let seconds = (hours * 3600 + minutes * 60) as i32;
+                Some(if *sign == b'-' { -seconds } else { seconds })
+            }
+            _ => return None,
+        };
+        Some(written)
+    }
+
+    /// Reads `YYYY-MM-DD`: the year, month and day.
+    pub(in crate::token::builtin) fn date(text: &str) -> Option<Ymd> {
+        all(date_prefix(text.as_bytes()))
+    }
+
+    /// Reads `HH:MM`, `HH:MM:SS` or `HH:MM:SS.f` (one to nine digits of a second).
+    pub(in crate::token::builtin) fn clock(text: &str) -> Option<Clock> {
+        all(clock_prefix(text.as_bytes()))
+    }
+
+    /// The value read, when nothing follows it.
+    fn all<T>(read: Option<(T, &[u8])>) -> Option<T> {
+        read.and_then(|(value, rest)| rest.is_empty().then_some(value))
+    }
+
+    fn date_prefix(bytes: &[u8]) -> Option<(Ymd, &[u8])> {
+        let (year, rest) = number::<4>(bytes)?;
+        let (month, rest) = number::<2>(rest.strip_prefix(b"-")?)?;
+        let (day, rest) = number::<2>(rest.strip_prefix(b"-")?)?;
+        Some(((year as i32, month as u8, day as u8), rest))
+    }
+
+    fn clock_prefix(bytes: &[u8]) -> Option<(Clock, &[u8])> {
+        let (hour, rest) = number::<2>(bytes)?;
+        let (minute, mut rest) = number::<2>(rest.strip_prefix(b":")?)?;
+        let mut clock = Clock { hour: hour as u8, minute: minute as u8, ..Clock::default() };
+        if let Some(seconds) = rest.strip_prefix(b":") {
+            let (second, after) = number::<2>(seconds)?;
+            clock.second = second as u8;
+            rest = after;
+            if let Some(fraction) = rest.strip_prefix(b".") {
+                let len = fraction.iter().take_while(|byte| byte.is_ascii_digit()).count();
+                if !(1..=9).contains(&len) {
+                    return None;
+                }
+                let digits = fraction[..len].iter().fold(0, |n, b| n * 10 + u32::from(b - b'0'));
+                clock.nano = digits * 10u32.pow(9 - len as u32);
+                rest = &fraction[len..];
+            }
+        }
+        Some((clock, rest))
+    }
+
+    /// `N` ASCII digits (at most 4, so the number fits), and the bytes after them.
+    fn number<const N: usize>(bytes: &[u8]) -> Option<(u32, &[u8])> {
+        let (digits, rest) = bytes.split_first_chunk::<N>()?;
+        let value = digits.iter().try_fold(0, |n, byte| {
+            byte.is_ascii_digit().then(|| n * 10 + u32::from(byte - b'0'))
+        })?;
+        Some((value, rest))
+    }
+}
+
+#[cfg(feature = "chrono")]
+pub(super) use chrono_text::{fixed, naive_date, naive_date_time, naive_time};
+
+/// chrono's dates and times from their text (feature `chrono`).
+#[cfg(feature = "chrono")]
+mod chrono_text {
+    use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+
+    use super::{clock, date, date_time, Clock, Written, Ymd, DATE, DATE_TIME, TIME};
+
+    fn time_of(clock: Clock) -> Option<NaiveTime> {
+        let Clock { hour, minute, second, nano } = clock;
+        NaiveTime::from_hms_nano_opt(hour.into(), minute.into(), second.into(), nano)
+    }
+
+    fn date_of((year, month, day): Ymd) -> Option<NaiveDate> {
+        NaiveDate::from_ymd_opt(year, month.into(), day.into())
+    }
+
+    fn local(written: Written) -> Option<NaiveDateTime> {
+        Some(date_of(written.date)?.and_time(time_of(written.clock)?))
+    }
+
+    /// With an offset, the UTC date and time; without one, as written.
+    pub(in super::super) fn naive_date_time(text: &str) -> Result<NaiveDateTime, &'static str> {
+        date_time(text)
+            .and_then(|written| match written.offset {
+                None => local(written),
+                Some(offset) => FixedOffset::east_opt(offset)?
+                    .from_local_datetime(&local(written)?)
+                    .single()
+                    .map(|at| at.naive_utc()),
+            })
+            .ok_or(DATE_TIME)
+    }
+
+    /// At the offset written, or at `+00:00` without one.
+    pub(in super::super) fn fixed(text: &str) -> Result<DateTime<FixedOffset>, &'static str> {
+        date_time(text)
+            .and_then(|written| {
+                let offset = FixedOffset::east_opt(written.offset.unwrap_or(0))?;
+                offset.from_local_datetime(&local(written)?).single()
+            })
+            .ok_or(DATE_TIME)
+    }
+
+    pub(in super::super) fn naive_date(text: &str) -> Result<NaiveDate, &'static str> {
+        date(text).and_then(date_of).ok_or(DATE)
+    }
+
+    pub(in super::super) fn naive_time(text: &str) -> Result<NaiveTime, &'static str> {
+        clock(text).and_then(time_of).ok_or(TIME)
+    }
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use std::fmt::Debug;
@@ -168,6 +341,101 @@ pub(super) mod tests {
             ["", "67e55044-10b1-426f-9247-bb680e5fe0c", "67e55044-10b1-426f-9247-bb680e5fe0cz"]
         {
             refuses::<uuid::Uuid>(text, UUID);
+        }
+    }
+
+    /// Not a date and time, nor a date: the wrong shape, or a right one with more around it.
+    #[cfg(any(feature = "chrono", feature = "time"))]
+    #[rustfmt::skip]
+    pub(in crate::token::builtin) const NOT_DATE_TIMES: &[&str] = &[
+        "", "garbage", "NaN", "2024-3-1", "24-03-01", "+2024-03-01", " 2024-03-01", "2024-03-01 ",
+        "2024/03/01", "２０２４-03-01", "2024-03-01T", "2024-03-01Z", "2024-03-01T9:30",
+        "2024-03-01T09", "2024-03-01T09:30:15.", "2024-03-01T09:30:15.1234567891",
+        "2024-03-01T09:30:15+02", "2024-03-01T09:30:15+0200", "2024-03-01T09:30:15+24:00",
+        "2024-03-01T09:30:15+02:60", "2024-03-01T09:30:15+02:00 ", "2024-03-01T09:30:15ZZ",
+        "2024-03-01T09:30é", "1709285400",
+    ];
+
+    #[cfg(any(feature = "chrono", feature = "time"))]
+    #[test]
+    fn dates_and_times_are_read_by_their_shape() {
+        let hms = |hour, minute, second, nano| Clock { hour, minute, second, nano };
+        let written = |clock, offset| Written { date: (2024, 3, 1), clock, offset };
+        assert_eq!(date_time("2024-03-01"), Some(written(Clock::default(), None)));
+        assert_eq!(date_time("2024-03-01T09:30"), Some(written(hms(9, 30, 0, 0), None)));
+        assert_eq!(
+            date_time("2024-03-01t09:30:15.25Z"),
+            Some(written(hms(9, 30, 15, 250_000_000), Some(0)))
+        );
+        assert_eq!(
+            date_time("2024-03-01 09:30:15.000000001-05:30"),
+            Some(written(hms(9, 30, 15, 1), Some(-(5 * 3600 + 30 * 60))))
+        );
+        // A `+` a query string's decoding made a space.
+        assert_eq!(
+            date_time("2024-03-01T09:30:15 02:00"),
+            Some(written(hms(9, 30, 15, 0), Some(2 * 3600)))
+        );
+        for text in NOT_DATE_TIMES {
+            assert_eq!(date_time(text), None, "{text:?}");
+        }
+        assert_eq!(date("0000-12-31"), Some((0, 12, 31)));
+        assert_eq!(date("2024-03-01T00:00"), None);
+        assert_eq!(clock("23:59:59.999999999"), Some(hms(23, 59, 59, 999_999_999)));
+        assert_eq!(clock("09:30Z"), None);
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn chrono_values_read_their_text() {
+        use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+        let at = |(year, month, day), (hour, minute, second), nano| {
+            NaiveDate::from_ymd_opt(year, month, day)
+                .unwrap()
+                .and_hms_nano_opt(hour, minute, second, nano)
+                .unwrap()
+        };
+        reads("2024-03-01", at((2024, 3, 1), (0, 0, 0), 0));
+        reads("2024-03-01T10:00:00+02:00", at((2024, 3, 1), (8, 0, 0), 0));
+        reads("2024-03-01T00:30:00+01:00", at((2024, 2, 29), (23, 30, 0), 0));
+        reads("2024-03-01T10:00:00-05:30", at((2024, 3, 1), (15, 30, 0), 0));
+        reads("2024-03-01 10:00:00 02:00", at((2024, 3, 1), (8, 0, 0), 0));
+        reads("2024-03-01T09:30", at((2024, 3, 1), (9, 30, 0), 0));
+        reads("2024-03-01T09:30:15.123456789", at((2024, 3, 1), (9, 30, 15), 123_456_789));
+        reads("2024-03-01T09:30:15.5z", at((2024, 3, 1), (9, 30, 15), 500_000_000));
+        reads("2024-03-01T09:30:00", at((2024, 3, 1), (9, 30, 0), 0).and_utc());
+        reads("2024-03-01T09:30:00-01:00", at((2024, 3, 1), (10, 30, 0), 0).and_utc());
+        let not_days =
+            ["2024-02-30", "2023-02-29T00:00", "2024-03-01T24:00", "2024-03-01T23:59:60"];
+        for &text in NOT_DATE_TIMES.iter().chain(&not_days) {
+            refuses::<NaiveDateTime>(text, DATE_TIME);
+            refuses::<DateTime<Utc>>(text, DATE_TIME);
+            refuses::<DateTime<FixedOffset>>(text, DATE_TIME);
+        }
+
+        // Kept at its offset, as chrono's own RFC 3339 reading keeps it.
+        for text in [
+            "2024-03-01T10:00:00+02:00",
+            "2024-03-01T10:00:00.000001-09:30",
+            "0000-01-01T00:00:00Z",
+        ] {
+            let value = DateTime::<FixedOffset>::from_text(text).unwrap();
+            let expected = DateTime::parse_from_rfc3339(text).unwrap();
+            assert_eq!((value, value.offset()), (expected, expected.offset()), "{text}");
+            reads(text, expected);
+        }
+        let naive = DateTime::<FixedOffset>::from_text("2024-03-01T10:00").unwrap();
+        assert_eq!(naive.offset(), &FixedOffset::east_opt(0).unwrap());
+        assert_eq!(naive.naive_utc(), at((2024, 3, 1), (10, 0, 0), 0));
+
+        reads("2024-02-29", NaiveDate::from_ymd_opt(2024, 2, 29).unwrap());
+        for text in ["2023-02-29", "2024-03-01T00:00", "2024-3-1", ""] {
+            refuses::<NaiveDate>(text, DATE);
+        }
+        reads("09:30", NaiveTime::from_hms_opt(9, 30, 0).unwrap());
+        reads("23:59:59.999999999", NaiveTime::from_hms_nano_opt(23, 59, 59, 999_999_999).unwrap());
+        for text in ["24:00", "9:30", "09:60", "23:59:60", "09:30:00Z", "2024-03-01T09:30", ""] {
+            refuses::<NaiveTime>(text, TIME);
         }
     }
 }

@@ -1,9 +1,10 @@
 //! The time crate's dates and times (feature `time`), in the same bytes as chrono's
 //! (`value.rs`'s table): a token issued before a model moved from chrono to time, or back, still
-//! reads.
+//! reads. Their text is read as chrono's is (`text.rs`).
 
-use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
+use super::text::{self, Clock, Written, Ymd};
 use super::{invalid, CursorError, CursorValue, Engine, Reader, Writer};
 use crate::token::bind::{check_date, check_instant};
 
@@ -27,6 +28,33 @@ fn read_instant(input: &mut Reader<'_>) -> Result<OffsetDateTime, CursorError> {
         .ok_or_else(|| invalid("a timestamp out of range"))
 }
 
+/// A date written as text, when it is one.
+fn date_of((year, month, day): Ymd) -> Option<Date> {
+    Date::from_calendar_date(year, Month::try_from(month).ok()?, day).ok()
+}
+
+fn time_of(clock: Clock) -> Option<Time> {
+    Time::from_hms_nano(clock.hour, clock.minute, clock.second, clock.nano).ok()
+}
+
+/// The date and time written as text, without its offset.
+fn local(written: Written) -> Option<PrimitiveDateTime> {
+    Some(PrimitiveDateTime::new(date_of(written.date)?, time_of(written.clock)?))
+}
+
+/// The date and time written as text, in UTC when an offset is written: through the UNIX
+/// timestamp, which refuses a UTC date past the crate's range of years (as `write` would need).
+fn utc(written: Written) -> Option<PrimitiveDateTime> {
+    let local = local(written)?;
+    let Some(offset) = written.offset else {
+        return Some(local);
+    };
+    let seconds = local.assume_utc().unix_timestamp() - i64::from(offset);
+    let at = OffsetDateTime::from_unix_timestamp(seconds).ok()?;
+    let at = at.replace_nanosecond(local.nanosecond()).ok()?;
+    Some(PrimitiveDateTime::new(at.date(), at.time()))
+}
+
 /// Diesel's `Timestamp` (and SQLite's and MySQL's date-times): the date and time as if in UTC.
 impl CursorValue for PrimitiveDateTime {
     fn write(&self, out: &mut Writer) {
@@ -37,6 +65,10 @@ impl CursorValue for PrimitiveDateTime {
     }
     fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
         self.assume_utc().check_bind(engine)
+    }
+    /// As chrono's `NaiveDateTime`: with an offset, the UTC date and time; without, as written.
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::date_time(text).and_then(utc).ok_or(text::DATE_TIME)
     }
 }
 
@@ -68,6 +100,15 @@ impl CursorValue for OffsetDateTime {
     fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
         check_instant(engine, self.unix_timestamp(), self.nanosecond())
     }
+    /// At the offset written, or at UTC without one.
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::date_time(text)
+            .and_then(|written| {
+                let offset = UtcOffset::from_whole_seconds(written.offset.unwrap_or(0)).ok()?;
+                Some(local(written)?.assume_offset(offset))
+            })
+            .ok_or(text::DATE_TIME)
+    }
 }
 
 impl CursorValue for Date {
@@ -83,6 +124,9 @@ impl CursorValue for Date {
     }
     fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
         check_date(engine, (self.to_julian_day() - JULIAN_DAY_OF_CE).into(), self.year())
+    }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::date(text).and_then(date_of).ok_or(text::DATE)
     }
 }
 
@@ -105,6 +149,9 @@ impl CursorValue for Time {
             _ => None,
         };
         time.ok_or_else(|| invalid("a time of day out of range"))
+    }
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        text::clock(text).and_then(time_of).ok_or(text::TIME)
     }
 }
 
@@ -170,6 +217,73 @@ mod tests {
         assert_eq!(bytes(leap_day_of_year_minus_40()), bytes(chrono_date));
         let chrono_time = chrono::NaiveTime::from_hms_nano_opt(13, 5, 9, 42).unwrap();
         assert_eq!(bytes(time!(13:05:09.000_000_042)), bytes(chrono_time));
+    }
+
+    /// The same forms as chrono's types, read to the same values.
+    #[test]
+    fn time_values_read_their_text() {
+        use crate::token::builtin::text::tests::{reads, refuses, NOT_DATE_TIMES};
+        use crate::token::builtin::text::{DATE, DATE_TIME, TIME};
+
+        reads("2024-03-01", datetime!(2024-03-01 0:00));
+        reads("2024-03-01T10:00:00+02:00", datetime!(2024-03-01 8:00));
+        reads("2024-03-01T00:30:00+01:00", datetime!(2024-02-29 23:30));
+        reads("2024-03-01 10:00:00 02:00", datetime!(2024-03-01 8:00));
+        reads("2024-03-01T09:30:15.123456789", datetime!(2024-03-01 9:30:15.123456789));
+        reads("0000-01-01T00:00:00+01:00", datetime!(-0001-12-31 23:00));
+        // In UTC, a year past the crate's last.
+        refuses::<PrimitiveDateTime>("9999-12-31T23:00:00-05:00", DATE_TIME);
+        let kept = OffsetDateTime::from_text("2024-03-01T10:00:00.5-09:30").unwrap();
+        let expected = datetime!(2024-03-01 10:00:00.5 -09:30);
+        assert_eq!((kept, kept.offset()), (expected, expected.offset()));
+        reads("2024-03-01T10:00:00.5-09:30", expected);
+        let utc = OffsetDateTime::from_text("2024-03-01T09:30").unwrap();
+        assert_eq!((utc, utc.offset()), (datetime!(2024-03-01 9:30 UTC), offset!(UTC)));
+        reads("9999-12-31T23:00:00-05:00", datetime!(9999-12-31 23:00 -5));
+        let not_days =
+            ["2024-02-30", "2023-02-29T00:00", "2024-03-01T24:00", "2024-03-01T23:59:60"];
+        for &text in NOT_DATE_TIMES.iter().chain(&not_days) {
+            refuses::<PrimitiveDateTime>(text, DATE_TIME);
+            refuses::<OffsetDateTime>(text, DATE_TIME);
+        }
+        reads("2024-02-29", datetime!(2024-02-29 0:00).date());
+        reads("0000-01-01", Date::from_calendar_date(0, Month::January, 1).unwrap());
+        for text in ["2023-02-29", "2024-03-01T00:00", "2024-3-1", "2024-00-01", ""] {
+            refuses::<Date>(text, DATE);
+        }
+        reads("09:30", time!(9:30));
+        reads("23:59:59.999999999", time!(23:59:59.999_999_999));
+        for text in ["24:00", "9:30", "09:60", "23:59:60", "09:30:00Z", "2024-03-01T09:30", ""] {
+            refuses::<Time>(text, TIME);
+        }
+    }
+
+    /// chrono's types and these read a text alike: to the same bytes, or both refuse it.
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn time_values_read_text_as_chrono_does() {
+        fn bytes<T: CursorValue>(text: &str) -> Option<Vec<u8>> {
+            let mut out = Writer::default();
+            T::from_text(text).ok()?.write(&mut out);
+            Some(out.into_bytes())
+        }
+        let texts = ["2024-03-01", "2024-03-01T00:30:00.000001+01:00", "2024-03-01 09:30 02:00"];
+        let more = ["2024-02-29T23:59:59.999999999Z", "0000-01-01T00:00:00-23:59", "2023-02-29"];
+        let naive = crate::token::builtin::text::tests::NOT_DATE_TIMES;
+        for &text in texts.iter().chain(&more).chain(naive) {
+            let same = |a: Option<Vec<u8>>, b: Option<Vec<u8>>| assert_eq!(a, b, "{text:?}");
+            same(bytes::<PrimitiveDateTime>(text), bytes::<chrono::NaiveDateTime>(text));
+            same(
+                bytes::<OffsetDateTime>(text),
+                bytes::<chrono::DateTime<chrono::FixedOffset>>(text),
+            );
+        }
+        for text in ["2024-02-29", "2023-02-29", "0000-01-01", "2024-13-01"] {
+            assert_eq!(bytes::<Date>(text), bytes::<chrono::NaiveDate>(text), "{text:?}");
+        }
+        for text in ["00:00", "09:30:15.25", "23:59:59.999999999", "24:00"] {
+            assert_eq!(bytes::<Time>(text), bytes::<chrono::NaiveTime>(text), "{text:?}");
+        }
     }
 
     /// Whether `bytes` are refused as a `T` with [`CursorError::InvalidValues`].
