@@ -129,6 +129,7 @@ pub trait CursorValue: Sized {
     /// | chrono `NaiveDate`, time `Date` | `2024-03-01` |
     /// | chrono `NaiveTime`, time `Time` | `09:30`, `09:30:15` or `09:30:15.250` |
     /// | `uuid::Uuid` | hyphenated or simple (`67e55044-10b1-426f-9247-bb680e5fe0c8`, `67e5504410b1426f9247bb680e5fe0c8`), braced or as a URN (what `Uuid::try_parse` takes) |
+    /// | `bigdecimal::BigDecimal` | what `FromStr` takes (`19.99`, `-1.5e3`), its scale kept and at most 16383 either way |
     ///
     /// Dates and times: a four-digit year; `T`, `t` or a space between the date and the time;
     /// the seconds may be left out, and a fraction has one to nine digits; an offset is `Z`, `z`

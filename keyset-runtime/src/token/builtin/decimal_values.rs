@@ -16,6 +16,9 @@ use super::{invalid, unbindable, CursorError, CursorValue, Engine, Reader, Write
 /// make the server bind a value whose conversion costs more than a database's largest does.
 pub(crate) const MAX_SCALE: i64 = 16_383;
 
+const DECIMAL: &str =
+    "a decimal number, e.g. `19.99` (at most 16383 places from the point either way)";
+
 impl CursorValue for BigDecimal {
     fn write(&self, out: &mut Writer) {
         let (digits, scale) = self.as_bigint_and_scale();
@@ -46,6 +49,16 @@ impl CursorValue for BigDecimal {
             (Some(_), true) => Sign::Minus,
         };
         Ok(BigDecimal::new(BigInt::from_bytes_le(sign, magnitude), scale))
+    }
+    /// What `FromStr` takes (`19.99`, `-1.5e3`), its scale kept, refused where the scale lies
+    /// past `MAX_SCALE` so that the value reads back.
+    fn from_text(text: &str) -> Result<Self, &'static str> {
+        match text.parse::<BigDecimal>() {
+            Ok(value) if (-MAX_SCALE..=MAX_SCALE).contains(&value.as_bigint_and_scale().1) => {
+                Ok(value)
+            }
+            _ => Err(DECIMAL),
+        }
     }
     /// Diesel binds a decimal to SQLite as the `f64` nearest to it, and fails where there is
     /// none.
@@ -103,6 +116,41 @@ mod tests {
         assert_eq!(round_trip(decimal("19.99")), [4, 4, 0xcf, 0x07]);
         assert_eq!(round_trip(decimal("0")), [0, 0]);
         assert_eq!(round_trip(decimal("-1")), [0, 3, 1]);
+    }
+
+    /// What `FromStr` takes, its scale kept, within the scale a token holds.
+    #[test]
+    fn decimals_read_their_text() {
+        use crate::token::builtin::text::tests::refuses;
+        for (text, digits, scale) in
+            [("19.99", 1999, 2), ("-1.5e3", -15, -2), ("+0.00", 0, 2), ("7", 7, 0), (".5", 5, 1)]
+        {
+            let value = BigDecimal::from_text(text).unwrap();
+            assert_eq!(exactly(&value), (BigInt::from(digits), scale), "{text}");
+            assert_eq!(exactly(&read(&round_trip(value)).unwrap()), (BigInt::from(digits), scale));
+        }
+        for text in ["1e16383", "1e-16383", "-12.5e-16382"] {
+            round_trip(BigDecimal::from_text(text).unwrap());
+        }
+        for text in [
+            "1e16384",
+            "1e-16384",
+            "0.0e-16384",
+            "1e99999999999999999999999999999999999999999",
+            "",
+            "NaN",
+            "inf",
+            "1,5",
+            "1e",
+            "-",
+            ".",
+            " 1",
+            "1.2.3",
+            "é.5",
+            "1.é",
+        ] {
+            refuses::<BigDecimal>(text, DECIMAL);
+        }
     }
 
     #[test]
