@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::page::Page;
 use crate::position::Position;
+use crate::request::RequestError;
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
 use crate::token::Anchor;
@@ -33,6 +34,11 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
     pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
         let Fetched { position, model, limit, mut rows, total } = self;
         repeated_keys::<M, Item>(&rows, model)?;
+        if let Position::Row(cursor) = &position {
+            if rows.first().map(|row| M::cursor(model(row))).as_ref() != Some(cursor) {
+                return Err(RequestError::RowNotListed.into());
+            }
+        }
         let total = total.map(|total| total.placed(&position, limit, rows.len()));
         let limit = limit as usize;
         let more = rows.len() > limit;
@@ -42,9 +48,10 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
         }
         // Past the fetched end, a page exists exactly when the probe row came back. Behind the
         // start, one exists when the page was reached from a cursor: that cursor's row lies there.
+        // Behind a start at values, one may: a page there is empty if none does.
         let (more_after, more_before) = match position {
             Position::First => (more, false),
-            Position::After(_) => (more, true),
+            Position::After(_) | Position::Start(..) | Position::Row(_) => (more, true),
             Position::Before(_) => (true, more),
             Position::Last => (false, more),
             Position::Number(number) => (more, number > 1),

@@ -4,6 +4,8 @@
 use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
+use crate::sql::Stop;
+use crate::start;
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
 use crate::token::error::CursorError;
@@ -24,12 +26,31 @@ pub enum Position<C> {
     Last,
     /// Page `n` (from 1) of the model's order, by OFFSET.
     Number(u32),
+    /// The rows past the values of the cursor's first `stop.depth` keys, at or strictly past
+    /// them as `stop.inclusive` says: a page that starts at values ("from 1 March"), not past a
+    /// row. The cursor's later keys hold placeholders that no statement compares.
+    Start(C, Stop),
+    /// The row with this cursor and the rows past it: a page around a row, the row first. A
+    /// page that does not begin with it was asked for a row the listing does not hold.
+    Row(C),
 }
 
 impl<C> Position<C> {
     /// Whether the page is fetched against the model's order (and turned around in memory).
     pub(crate) fn is_backward(&self) -> bool {
         matches!(self, Position::Before(_) | Position::Last)
+    }
+
+    /// The cursor a page seeks from, and how its statements compare it: strictly past a
+    /// token's row, as a start says, or from a row on, that row included. `None` for the first
+    /// and last pages and a page number.
+    pub(crate) fn seek(&self) -> Option<(&C, Stop)> {
+        match self {
+            Position::After(cursor) | Position::Before(cursor) => Some((cursor, Stop::PAST)),
+            Position::Start(cursor, stop) => Some((cursor, *stop)),
+            Position::Row(cursor) => Some((cursor, Stop::FROM)),
+            Position::First | Position::Last | Position::Number(_) => None,
+        }
     }
 
     /// What each shard fetches for the page of `limit` rows here: the same position and limit,
@@ -108,5 +129,6 @@ pub(crate) fn decode<O: SortOrder>(
         RequestedPosition::Before(token) => anchor(Direction::Before, token)?,
         RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
         RequestedPosition::Number(number) => Position::Number(*number),
+        RequestedPosition::Start { values, inclusive } => start::decode::<O>(values, *inclusive)?,
     })
 }

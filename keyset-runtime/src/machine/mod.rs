@@ -35,7 +35,9 @@ use crate::fetched::Fetched;
 use crate::orders::SortOrder;
 use crate::position::Position;
 use crate::request::RequestError;
-use crate::sql::{KeyShape, OrderBy, Seek, SeekDialect, SeekLevel, Walk, WindowEnd, Windowing};
+use crate::sql::{
+    KeyShape, OrderBy, Region, Seek, SeekDialect, SeekLevel, Stop, Walk, WindowEnd, Windowing,
+};
 use crate::token::CursorValue;
 
 pub(crate) use plan::Copies;
@@ -88,7 +90,7 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     model: fn(&Item) -> &M::Row,
     copies: Copies,
     /// What a page past a cursor runs on the page's backend (`plan::plan`).
-    replan: fn(&Seek<M, W>, Copies) -> Plan,
+    replan: fn(&Seek<M, W>, Copies, Stop) -> Plan,
     /// The page size served.
     limit: u32,
     offset: i64,
@@ -110,7 +112,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         model: fn(&Item) -> &M::Row,
     ) -> Result<Self, Error> {
         debug_assert_eq!(position.is_backward(), W::BACKWARD, "a page walks its position's way");
-        if let Position::After(cursor) | Position::Before(cursor) = &position {
+        if let Some((cursor, _)) = position.seek() {
             cursor.check_bind(DB::ENGINE)?;
         }
         let offset = match position {
@@ -125,14 +127,13 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let cursor = matches!(position, Position::After(_) | Position::Before(_));
         let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
-            && !matches!(position, Position::Number(_))
+            // A feed's window is not walked from a start: its end is read past a row.
+            && !matches!(position, Position::Number(_) | Position::Start(..) | Position::Row(_))
             && (cursor || DB::WINDOW == Windowing::Subquery);
-        let plan = match &position {
+        let plan = match position.seek() {
             _ if probe => Plan::Probe,
-            Position::After(cursor) | Position::Before(cursor) => {
-                replan(&Seek::new(cursor.clone()), copies)
-            }
-            _ => Plan::Whole,
+            Some((cursor, stop)) => replan(&Seek::new(cursor.clone()), copies, stop),
+            None => Plan::Whole,
         };
         let walk = PhantomData;
         Ok(PageMachine {
@@ -155,10 +156,16 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// The cursor the next statement seeks past: the last row a feed's window found, else the
     /// position's (none for the first and last pages and a page number).
     fn cursor(&self) -> Option<&M::Cursor> {
-        self.resume.as_ref().or(match &self.position {
-            Position::After(cursor) | Position::Before(cursor) => Some(cursor),
-            _ => None,
-        })
+        self.resume.as_ref().or(self.position.seek().map(|(cursor, _)| cursor))
+    }
+
+    /// How the next statement compares the cursor's keys: as the position says, or strictly
+    /// past the last row a feed's window found.
+    fn stop(&self) -> Stop {
+        match (&self.resume, self.position.seek()) {
+            (None, Some((_, stop))) => stop,
+            _ => Stop::PAST,
+        }
     }
 
     /// The next statement to run, or `None` when the page is complete.
@@ -169,7 +176,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         if limit <= 0 {
             self.plan = Plan::Done;
         }
-        let cursor = self.cursor();
+        let (cursor, stop) = (self.cursor(), self.stop());
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
             (Plan::Done | Plan::Probed | Plan::Reaching, _) => return None,
@@ -203,23 +210,23 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 (Plan::Done, statement)
             }
             (Plan::Whole, Some(cursor)) => {
-                let (seek, order) = (Seek::new(cursor.clone()), OrderBy::new());
-                (Plan::Done, Statement::Seek { seek, order, limit })
+                (Plan::Done, seek(cursor, stop, Region::Whole, OrderBy::new(), limit))
             }
-            (Plan::Levels { level, .. }, Some(cursor)) => {
-                let (level, order) = tie_level::<M, W>(cursor, level);
+            (Plan::Levels { level, inclusive, .. }, Some(cursor)) => {
+                let (level, order) = tie_level::<M, W>(cursor, level, inclusive);
                 (self.plan.after_level(), Statement::Level { level, order, limit })
             }
             (Plan::Union { names }, Some(cursor)) => {
-                let levels = <M::Keys as KeyShape>::LEN;
-                let levels = (1..=levels).rev().map(|level| tie_level::<M, W>(cursor, level));
+                let levels = stop.keys(<M::Keys as KeyShape>::LEN);
+                let levels = (1..=levels).rev().map(|level| {
+                    tie_level::<M, W>(cursor, level, stop.inclusive && level == levels)
+                });
                 let (levels, order) = (levels.collect(), OrderBy::new().on_one_side(false));
                 (Plan::Done, Statement::Levels { levels, order, names, limit })
             }
             (Plan::Region(step), Some(cursor)) => {
                 let (region, nulls, next) = step.region();
-                let seek = Seek::new(cursor.clone()).within(region);
-                (next, Statement::Seek { seek, order: OrderBy::new().on_one_side(nulls), limit })
+                (next, seek(cursor, stop, region, OrderBy::new().on_one_side(nulls), limit))
             }
         };
         self.plan = plan;
@@ -273,7 +280,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// The plan of the seeks per value past the cursor (from the start without one).
     fn seeks(&self) -> Plan {
         match self.cursor() {
-            Some(cursor) => (self.replan)(&Seek::new(cursor.clone()), self.copies),
+            Some(cursor) => (self.replan)(&Seek::new(cursor.clone()), self.copies, self.stop()),
             None => Plan::Whole,
         }
     }
@@ -306,11 +313,29 @@ enum Reach<Cursor> {
 /// (`docs/benchmarks.md`, 2026-12-04).
 const PROBE_WINDOW: i64 = 4;
 
-/// Tie level `level` of the seek past `cursor`, under the ORDER BY of the rows a level holds (a
+/// Tie level `level` of the seek past `cursor` (`inclusive`: a start's innermost level, which
+/// keeps the rows equal to the values), under the ORDER BY of the rows a level holds (a
 /// nullable leading key's values, where it has one).
 fn tie_level<M: SortOrder, W: Walk>(
     cursor: &M::Cursor,
     level: usize,
+    inclusive: bool,
 ) -> (SeekLevel<M, W>, OrderBy<M, W>) {
-    (Seek::new(cursor.clone()).tie_level(level), OrderBy::new().on_one_side(false))
+    (Seek::new(cursor.clone()).start_level(level, inclusive), OrderBy::new().on_one_side(false))
+}
+
+/// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,
+/// whose statement Diesel may cache by type, or a start's, rendered apart (`SeekLevel::start`).
+fn seek<M: SortOrder, W: Walk>(
+    cursor: &M::Cursor,
+    stop: Stop,
+    region: Region,
+    order: OrderBy<M, W>,
+    limit: i64,
+) -> Statement<M, W> {
+    let seek = Seek::new(cursor.clone());
+    match stop {
+        Stop::PAST => Statement::Seek { seek: seek.within(region), order, limit },
+        stop => Statement::Level { level: seek.start(stop, region), order, limit },
+    }
 }

@@ -2,7 +2,7 @@
 //! values decide: [`plan`].
 
 use crate::orders::SortOrder;
-use crate::sql::{KeyShape, Region, Seek, SeekDialect, Walk};
+use crate::sql::{KeyShape, Region, Seek, SeekDialect, Stop, Walk};
 
 /// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
 /// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
@@ -27,10 +27,12 @@ pub(super) enum Plan {
     /// The position's one statement.
     Whole,
     /// Tie levels, innermost first: the next to run, down to level 1; then, if `nulls_next`,
-    /// the NULLs of a nullable leading key, whose values the levels walked.
+    /// the NULLs of a nullable leading key, whose values the levels walked. `inclusive`: the
+    /// next level keeps the rows equal to the values (a start's innermost level).
     Levels {
         level: usize,
         nulls_next: bool,
+        inclusive: bool,
     },
     /// Every tie level at once, their union ordered by the keys' output columns `names`.
     Union {
@@ -53,8 +55,8 @@ pub(super) enum RegionStep {
 impl Plan {
     pub(super) fn after_level(self) -> Plan {
         match self {
-            Plan::Levels { level, nulls_next } if level > 1 => {
-                Plan::Levels { level: level - 1, nulls_next }
+            Plan::Levels { level, nulls_next, .. } if level > 1 => {
+                Plan::Levels { level: level - 1, nulls_next, inclusive: false }
             }
             // The levels walked the values; the NULLs are the region after them.
             Plan::Levels { nulls_next: true, .. } => Plan::Region(RegionStep::Next { null: false }),
@@ -83,21 +85,26 @@ impl RegionStep {
 /// alone where every row past it lies there (a nullable leading key's NULLs, or its values); two
 /// seeks where a nullable leading key's NULL boundary lies ahead and the backend prefers that;
 /// else the single predicate. Several statements, or a union, need copies of the query.
+///
+/// A start at values is planned alike over the keys it compares (`stop`): its levels are those
+/// keys', and where it compares the leading key alone, it is one comparison (per region).
 pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     seek: &Seek<M, W>,
     copies: Copies,
+    stop: Stop,
 ) -> Plan {
-    let levels = <M::Keys as KeyShape>::LEN;
+    let len = <M::Keys as KeyShape>::LEN;
+    let levels = stop.keys(len);
     let null = seek.leading_is_null();
     let leveled = <M::Keys as KeyShape>::LEVELS && levels > 1 && !null;
     let repeats = copies.repeats;
     // Among a nullable leading key's values a row value of uniform directions is exact already.
     let row_value = DB::ROW_VALUES
         && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
-    let names = M::SELECTED_NAMES.filter(|names| names.len() == levels);
+    let names = M::SELECTED_NAMES.filter(|names| names.len() == len);
     if repeats && leveled && DB::SEEK_PER_TIE_LEVEL {
         // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
-        Plan::Levels { level: levels, nulls_next: seek.next_region() }
+        Plan::Levels { level: levels, nulls_next: seek.next_region(), inclusive: stop.inclusive }
     } else if let (true, Some(names)) = (
         copies.unite && leveled && DB::UNITE_TIE_LEVELS && !row_value && !seek.next_region(),
         names,

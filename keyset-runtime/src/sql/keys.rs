@@ -12,6 +12,7 @@ use diesel::query_builder::AstPass;
 use diesel::QueryResult;
 
 use super::dialect::SeekDialect;
+use crate::token::{CursorValue, Writer};
 
 /// Ascending sort direction (marker type).
 #[derive(Debug, Clone, Copy, Default)]
@@ -107,8 +108,12 @@ impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> KeyShape for Key<C, D
 }
 
 /// What the page machine reads of a cursor's values, whatever the backend: whether its leading
-/// key is NULL, and so which [`Region`]s lie past it.
+/// key is NULL, and so which [`Region`]s lie past it; and how a start's values, given as text or
+/// typed, become a cursor's.
 pub trait CursorKeys: KeyShape {
+    /// The leading key's value type: what a typed start gives
+    /// ([`Paginated::start_at`](crate::Paginated::start_at)); `()` for the empty list.
+    type Leading;
     /// Whether the cursor's value for a nullable leading key is NULL (false without one).
     fn leading_is_null(&self) -> bool {
         false
@@ -119,11 +124,38 @@ pub trait CursorKeys: KeyShape {
         let _ = backward;
         false
     }
+    /// Writes the values of the first keys, one per text, each read by its key's type
+    /// ([`CursorValue::from_text`]), as a cursor's token bytes hold them. Fails with where the
+    /// text its key's type cannot read is, and what that type takes; texts past the last key
+    /// are not read.
+    fn write_texts(texts: &[String], out: &mut Writer) -> Result<(), (usize, &'static str)>;
 }
 
-impl CursorKeys for End {}
+impl CursorKeys for End {
+    type Leading = ();
+    fn write_texts(_: &[String], _: &mut Writer) -> Result<(), (usize, &'static str)> {
+        Ok(())
+    }
+}
 
-impl<C: 'static, D: KeyDirection, V: 'static, N: KeyShape> CursorKeys for Key<C, D, V, N> {}
+impl<C: 'static, D: KeyDirection, V: CursorValue + 'static, N: CursorKeys> CursorKeys
+    for Key<C, D, V, N>
+{
+    type Leading = V;
+    fn write_texts(texts: &[String], out: &mut Writer) -> Result<(), (usize, &'static str)> {
+        write_texts::<V, N>(texts, out)
+    }
+}
+
+/// [`CursorKeys::write_texts`] for a list led by a key of values `V`, followed by `N`.
+pub(super) fn write_texts<V: CursorValue, N: CursorKeys>(
+    texts: &[String],
+    out: &mut Writer,
+) -> Result<(), (usize, &'static str)> {
+    let Some((text, rest)) = texts.split_first() else { return Ok(()) };
+    V::from_text(text).map_err(|expected| (0, expected))?.write(out);
+    N::write_texts(rest, out).map_err(|(at, expected)| (at + 1, expected))
+}
 
 /// How an ORDER BY writes a nullable leading key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +185,48 @@ pub enum Region {
     Next,
 }
 
+/// How far a predicate compares a cursor's keys, and whether it keeps the rows equal to them:
+/// a cursor's seek is strictly past every key ([`Stop::PAST`]); a page that starts at values
+/// compares the first `depth` keys and, `inclusive`, keeps the rows equal to them there ("from
+/// 1 March": `created_at <= ?` in `created_at DESC`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop {
+    /// How many leading keys are compared, from 1; past the number of keys, every key.
+    pub depth: usize,
+    /// Whether the rows equal to the values on those keys are kept.
+    pub inclusive: bool,
+}
+
+impl Stop {
+    /// Strictly past the cursor on every key: a cursor's seek.
+    pub const PAST: Stop = Stop { depth: usize::MAX, inclusive: false };
+    /// At or past the cursor on every key: from a row on, that row included.
+    pub const FROM: Stop = Stop { depth: usize::MAX, inclusive: true };
+
+    /// Whether `key` (from 1) is the last key compared, in a list of `len` keys.
+    pub(super) fn last(self, key: usize, len: usize) -> bool {
+        key >= len || key >= self.depth
+    }
+
+    /// The same stop, seen from the next key.
+    pub(super) fn deeper(self) -> Stop {
+        Stop { depth: self.depth.saturating_sub(1), ..self }
+    }
+
+    /// How many keys of a list of `len` are compared.
+    pub(crate) fn keys(self, len: usize) -> usize {
+        self.depth.min(len)
+    }
+
+    /// The last key's comparison: `<=`/`>=` when inclusive, else strictly past.
+    pub(super) fn op(self, desc: bool, backward: bool) -> &'static str {
+        match self.inclusive {
+            true => super::compare::bound_op(desc, backward),
+            false => super::compare::strict_op(desc, backward),
+        }
+    }
+}
+
 /// Renders the columns of a key list: in an ORDER BY, or as a row value `(c1, c2)`.
 pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     /// `c1 DESC, c2 ASC` (every direction flipped when `backward`). `leading` says how a
@@ -176,21 +250,25 @@ pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
 /// parameter (never spliced into the SQL).
 pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> + CursorKeys {
     /// `c1 < ? OR (c1 = ? AND (c2 < ? OR (c2 = ? AND c3 < ?)))`: strictly past the cursor in the
-    /// list's order, with the last key strict so the cursor row itself is never returned.
+    /// list's order, with the last key strict so the cursor row itself is never returned; or,
+    /// as `stop` says, over the first keys only, the last of them inclusive (`c1 <= ?`).
     fn walk_chain<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
         backward: bool,
         region: Region,
+        stop: Stop,
     ) -> QueryResult<()>;
     /// `c1 <= ?`: the redundant bound on the leading key that turns the chain into an index
     /// range on every engine (see the `sql` module docs). Writes nothing and returns `false`
-    /// when there is no bound to write.
+    /// when there is no bound to write. `stop` is the chain's: a later key may bound only where
+    /// the chain compares it.
     fn walk_leading_bound<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
         backward: bool,
         region: Region,
+        stop: Stop,
     ) -> QueryResult<bool>;
     /// `?, ?`: the values of a row-value comparison.
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
@@ -201,15 +279,15 @@ pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> + CursorKeys {
 /// Renders one tie level of a key list against the cursor's values (see `level.rs`).
 pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
     /// `c1 = ? AND c2 < ?` for `level` 2: equal to the cursor on the first `level - 1` keys,
-    /// strictly past it on key `level` (every comparison flipped when `backward`). With `range`,
-    /// the last equality is written `c1 >= ? AND c1 <= ?`, the same rows (see `SeekLevel`'s
-    /// `walk_ast` for why).
+    /// strictly past it on key `level` (every comparison flipped when `backward`), or at or past
+    /// it when `inclusive`. With `range`, the last equality is written `c1 >= ? AND c1 <= ?`,
+    /// the same rows (see `SeekLevel`'s `walk_ast` for why).
     fn walk_level<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
         backward: bool,
         level: usize,
-        range: bool,
+        range_inclusive: (bool, bool),
     ) -> QueryResult<()>;
 }
 

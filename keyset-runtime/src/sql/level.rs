@@ -12,6 +12,14 @@
 //! `x = NULL` is never true, so a nullable key's levels lie within one region of its NULLs or its
 //! values (`nullable.rs`): exact where it leads, the page then fetching its other region after the
 //! levels, and never planned for a nullable key behind another (`KeyShape::LEVELS`).
+//!
+//! A page that starts at values ("from 1 March") rather than past a row runs the same parts with
+//! two differences: it compares only the first `d` keys it was given values for (its levels are
+//! `d` down to 1), and its innermost comparison may keep the rows equal to the values
+//! (`created_at <= ?`). Where one statement serves it better, it runs as the seek's single
+//! predicate stopped at that depth ([`SeekLevel::start`]). Both have SQL that depends on run-time
+//! values beyond the binds, so they are rendered here, never by [`Seek`](super::Seek), whose
+//! statements Diesel may cache by type.
 
 use std::marker::PhantomData;
 
@@ -22,26 +30,43 @@ use diesel::sql_types::Bool;
 use diesel::{Expression, QueryResult};
 
 use super::dialect::SeekDialect;
-use super::keys::{KeyShape, KeysAppearOn, LevelKeys};
+use super::keys::{KeyShape, KeysAppearOn, LevelKeys, Region, Stop};
+use super::seek::walk_seek;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 
-/// One tie level of a [`Seek`](super::Seek), as a predicate: built by
-/// `Seek::tie_level`.
+/// One tie level of a [`Seek`](super::Seek), or a start's predicate, as a predicate: built by
+/// `Seek::tie_level`, `Seek::start_level` and `Seek::start`.
 pub struct SeekLevel<M: SortOrder, W> {
     keys: M::Keys,
-    level: usize,
+    part: Part,
     walk: PhantomData<W>,
 }
 
+/// Which part of the rows past a cursor's values a [`SeekLevel`] selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// Tie level `level`; its last comparison keeps the equal rows when `inclusive`.
+    Level { level: usize, inclusive: bool },
+    /// A start's rows in one predicate: past the values as `stop` says, within `region`.
+    Start { stop: Stop, region: Region },
+}
+
 impl<M: SortOrder, W> SeekLevel<M, W> {
-    pub(super) fn new(keys: M::Keys, level: usize) -> Self {
+    pub(super) fn new(keys: M::Keys, level: usize, inclusive: bool) -> Self {
         assert!(
             (1..=<M::Keys as KeyShape>::LEN).contains(&level),
             "{} has no tie level {level}: levels run from 1 to its number of sort keys",
             M::SORT_ORDER,
         );
-        SeekLevel { keys, level, walk: PhantomData }
+        SeekLevel { keys, part: Part::Level { level, inclusive }, walk: PhantomData }
+    }
+
+    /// The rows past `keys`' values as `stop` says (the first `stop.depth` keys compared, the
+    /// equal rows kept when `stop.inclusive`), within `region`, in one predicate shaped as a
+    /// cursor's seek is.
+    pub(super) fn start(keys: M::Keys, stop: Stop, region: Region) -> Self {
+        SeekLevel { keys, part: Part::Start { stop, region }, walk: PhantomData }
     }
 }
 
@@ -53,6 +78,12 @@ where
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        let (level, inclusive) = match self.part {
+            Part::Level { level, inclusive } => (level, inclusive),
+            Part::Start { stop, region } => {
+                return walk_seek(&self.keys, out, (W::BACKWARD, region), stop)
+            }
+        };
         // Parenthesised as a whole, like `Seek`, so it composes with any user filter.
         out.push_sql("(");
         // A union's innermost level (`k1 = $1 AND id > $2`) has an ORDER BY that equality
@@ -65,14 +96,14 @@ where
         // the equality kept it on custom plans, the planner multiplying the two estimates).
         // Only the last: after a range on a key, an index stops its scan on no later key.
         // Measured by hand on 1,000,000 rows (see `union.rs`).
-        let range = DB::UNITE_TIE_LEVELS && self.level == <M::Keys as KeyShape>::LEN;
-        self.keys.walk_level(out.reborrow(), W::BACKWARD, self.level, range)?;
+        let range = DB::UNITE_TIE_LEVELS && level == <M::Keys as KeyShape>::LEN;
+        self.keys.walk_level(out.reborrow(), W::BACKWARD, level, (range, inclusive))?;
         out.push_sql(")");
         Ok(())
     }
 }
 
-// The SQL depends on the level, a runtime value: Diesel caches the statement by its SQL text.
+// The SQL depends on the part, a runtime value: Diesel caches the statement by its SQL text.
 impl<M: SortOrder + 'static, W: Walk> QueryId for SeekLevel<M, W> {
     type QueryId = ();
     const HAS_STATIC_QUERY_ID: bool = false;
@@ -93,7 +124,7 @@ where
     M::Keys: Clone,
 {
     fn clone(&self) -> Self {
-        SeekLevel { keys: self.keys.clone(), level: self.level, walk: PhantomData }
+        SeekLevel { keys: self.keys.clone(), part: self.part, walk: PhantomData }
     }
 }
 
@@ -101,7 +132,7 @@ impl<M: SortOrder, W> std::fmt::Debug for SeekLevel<M, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SeekLevel")
             .field("sort_order", &M::SORT_ORDER)
-            .field("level", &self.level)
+            .field("part", &self.part)
             .finish_non_exhaustive()
     }
 }

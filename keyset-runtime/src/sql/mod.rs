@@ -65,7 +65,7 @@ mod window;
 
 pub use dialect::{SeekDialect, Windowing};
 pub use key_columns::KeyColumns;
-pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region};
+pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region, Stop};
 pub use level::SeekLevel;
 pub use limit::{Limited, NoOffset, Offset};
 pub use member::{InRows, Member};

@@ -10,7 +10,10 @@ use diesel::{Expression, QueryResult};
 
 use super::compare::{bound_op, strict_op};
 use super::dialect::SeekDialect;
-use super::keys::{End, Key, KeyDirection, LeadingNulls, LevelKeys, Region, SeekKeys, SortColumns};
+use super::keys::{
+    End, Key, KeyDirection, KeyShape, LeadingNulls, LevelKeys, Region, SeekKeys, SortColumns, Stop,
+};
+use crate::token::CursorValue;
 
 impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
     fn walk_order<'b>(
@@ -60,7 +63,13 @@ where
 }
 
 impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
-    fn walk_chain<'b>(&'b self, _: AstPass<'_, 'b, DB>, _: bool, _: Region) -> QueryResult<()> {
+    fn walk_chain<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: Region,
+        _: Stop,
+    ) -> QueryResult<()> {
         Ok(())
     }
     fn walk_leading_bound<'b>(
@@ -68,6 +77,7 @@ impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
         _: AstPass<'_, 'b, DB>,
         _: bool,
         _: Region,
+        _: Stop,
     ) -> QueryResult<bool> {
         Ok(false)
     }
@@ -84,7 +94,7 @@ where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
     D: KeyDirection,
-    V: ToSql<C::SqlType, DB> + 'static,
+    V: ToSql<C::SqlType, DB> + CursorValue + 'static,
     N: SeekKeys<DB>,
 {
     fn walk_chain<'b>(
@@ -92,9 +102,10 @@ where
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
         _: Region,
+        stop: Stop,
     ) -> QueryResult<()> {
-        if N::LEN == 0 {
-            return self.compare(out, strict_op(D::DESC, backward));
+        if stop.last(1, Self::LEN) {
+            return self.compare(out, stop.op(D::DESC, backward));
         }
         out.push_sql("(");
         self.compare(out.reborrow(), strict_op(D::DESC, backward))?;
@@ -102,7 +113,7 @@ where
         self.compare(out.reborrow(), " = ")?;
         out.push_sql(" AND ");
         // Only the leading key's NULLs form a region; deeper keys are within one tie group.
-        self.next.walk_chain(out.reborrow(), backward, Region::Whole)?;
+        self.next.walk_chain(out.reborrow(), backward, Region::Whole, stop.deeper())?;
         out.push_sql("))");
         Ok(())
     }
@@ -112,6 +123,7 @@ where
         out: AstPass<'_, 'b, DB>,
         backward: bool,
         _: Region,
+        _: Stop,
     ) -> QueryResult<bool> {
         self.compare(out, bound_op(D::DESC, backward)).map(|()| true)
     }
@@ -132,7 +144,7 @@ impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
         _: AstPass<'_, 'b, DB>,
         _: bool,
         _: usize,
-        _: bool,
+        _: (bool, bool),
     ) -> QueryResult<()> {
         Ok(())
     }
@@ -143,7 +155,7 @@ where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
     C: Expression + QueryFragment<DB> + 'static,
     D: KeyDirection,
-    V: ToSql<C::SqlType, DB> + 'static,
+    V: ToSql<C::SqlType, DB> + CursorValue + 'static,
     N: LevelKeys<DB>,
 {
     fn walk_level<'b>(
@@ -151,13 +163,14 @@ where
         mut out: AstPass<'_, 'b, DB>,
         backward: bool,
         level: usize,
-        range: bool,
+        (range, inclusive): (bool, bool),
     ) -> QueryResult<()> {
         if level <= 1 {
-            return self.compare(out, strict_op(D::DESC, backward));
+            let stop = Stop { depth: 1, inclusive };
+            return self.compare(out, stop.op(D::DESC, backward));
         }
         self.compare_equal(out.reborrow(), range && level == 2)?;
         out.push_sql(" AND ");
-        self.next.walk_level(out, backward, level - 1, range)
+        self.next.walk_level(out, backward, level - 1, (range, inclusive))
     }
 }

@@ -11,7 +11,7 @@ use diesel::sql_types::Bool;
 use diesel::{Expression, QueryResult};
 
 use super::dialect::SeekDialect;
-use super::keys::{CursorKeys, KeyShape, KeysAppearOn, Region, SeekKeys, SortColumns};
+use super::keys::{CursorKeys, KeyShape, KeysAppearOn, Region, SeekKeys, Stop};
 use super::level::SeekLevel;
 use super::walk::Walk;
 use crate::orders::SortOrder;
@@ -50,7 +50,21 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     /// When `level` is 0 or greater than the number of sort keys: the page machine plans levels
     /// 1 to the number of keys only.
     pub(crate) fn tie_level(self, level: usize) -> SeekLevel<M, W> {
-        SeekLevel::new(self.keys, level)
+        SeekLevel::new(self.keys, level, false)
+    }
+
+    /// Tie level `level` of a start at this cursor's values ([`SeekLevel::start`]): as
+    /// [`tie_level`](Self::tie_level), its last comparison at or past the value when
+    /// `inclusive`. A start at the first `d` keys is its levels `d` down to 1.
+    pub(crate) fn start_level(self, level: usize, inclusive: bool) -> SeekLevel<M, W> {
+        SeekLevel::new(self.keys, level, inclusive)
+    }
+
+    /// The rows at or past (or strictly past) this cursor's values on its first keys, as `stop`
+    /// says, within `region`: a page that starts at values, not past a row (see
+    /// [`SeekLevel::start`]).
+    pub(crate) fn start(self, stop: Stop, region: Region) -> SeekLevel<M, W> {
+        SeekLevel::start(self.keys, stop, region)
     }
 
     /// Whether the cursor's value for a nullable leading key is NULL (false without one).
@@ -93,7 +107,7 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         M::Keys: SeekKeys<DB>,
     {
         // The seek's own leading bound, turned to face the other way.
-        if !self.keys.walk_leading_bound(out.reborrow(), !W::BACKWARD, Region::Whole)? {
+        if !self.keys.walk_leading_bound(out.reborrow(), !W::BACKWARD, Region::Whole, Stop::PAST)? {
             out.push_sql("1 = 1");
         }
         Ok(())
@@ -107,46 +121,63 @@ where
     M::Keys: SeekKeys<DB>,
     W: Walk,
 {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        // Parenthesised as a whole, so it composes with any user filter (`.or_filter()` too).
-        out.push_sql("(");
-        let keys = <M::Keys as KeyShape>::LEN;
-        let uniform = <M::Keys as KeyShape>::ALL_ASC || <M::Keys as KeyShape>::ALL_DESC;
-        // Among a nullable leading key's values no NULL can match: a row value is exact there.
-        let values = self.region == Region::Cursor
-            && !self.keys.leading_is_null()
-            && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
-        if self.region == Region::Next {
-            self.keys.walk_next_region(out.reborrow())?;
-        } else if keys > 1 && (uniform || values) && DB::ROW_VALUES {
-            // The leading bound beside the row value: PostgreSQL prunes partitions on
-            // `created_at <= ?` (at plan time, or at executor start under a generic plan), not
-            // on a row comparison, which visits every partition on the cursor's far side.
-            if DB::LEADING_BOUND
-                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
-            {
-                out.push_sql(" AND ");
-            }
-            out.push_sql("(");
-            self.keys.walk_columns(out.reborrow())?;
-            let desc =
-                <M::Keys as KeyShape>::VALUES_ALL_DESC && !<M::Keys as KeyShape>::VALUES_ALL_ASC;
-            out.push_sql(if desc != W::BACKWARD { ") < (" } else { ") > (" });
-            self.keys.walk_values(out.reborrow())?;
-            out.push_sql(")");
-        } else if keys > 1 {
-            if DB::LEADING_BOUND
-                && self.keys.walk_leading_bound(out.reborrow(), W::BACKWARD, self.region)?
-            {
-                out.push_sql(" AND ");
-            }
-            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
-        } else {
-            self.keys.walk_chain(out.reborrow(), W::BACKWARD, self.region)?;
-        }
-        out.push_sql(")");
-        Ok(())
+    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        walk_seek(&self.keys, out, (W::BACKWARD, self.region), Stop::PAST)
     }
+}
+
+/// The rows past `keys`' values as `stop` says, in the walk (`backward`) within `region`, as
+/// one predicate in the shape `DB` seeks best: a cursor's [`Seek`], and a start's
+/// ([`SeekLevel::start`]).
+pub(super) fn walk_seek<'b, DB, K>(
+    keys: &'b K,
+    mut out: AstPass<'_, 'b, DB>,
+    (backward, region): (bool, Region),
+    stop: Stop,
+) -> QueryResult<()>
+where
+    DB: Backend + SeekDialect,
+    K: SeekKeys<DB>,
+{
+    // Parenthesised as a whole, so it composes with any user filter (`.or_filter()` too).
+    out.push_sql("(");
+    let compared = stop.keys(K::LEN);
+    let uniform = K::ALL_ASC || K::ALL_DESC;
+    // Among a nullable leading key's values no NULL can match: a row value is exact there.
+    let values = region == Region::Cursor
+        && !keys.leading_is_null()
+        && (K::VALUES_ALL_ASC || K::VALUES_ALL_DESC);
+    if region == Region::Next {
+        keys.walk_next_region(out.reborrow())?;
+    } else if compared == K::LEN && compared > 1 && (uniform || values) && DB::ROW_VALUES {
+        // The leading bound beside the row value: PostgreSQL prunes partitions on
+        // `created_at <= ?` (at plan time, or at executor start under a generic plan), not on a
+        // row comparison, which visits every partition on the cursor's far side.
+        if DB::LEADING_BOUND && keys.walk_leading_bound(out.reborrow(), backward, region, stop)? {
+            out.push_sql(" AND ");
+        }
+        out.push_sql("(");
+        keys.walk_columns(out.reborrow())?;
+        let desc = K::VALUES_ALL_DESC && !K::VALUES_ALL_ASC;
+        out.push_sql(match (desc != backward, stop.inclusive) {
+            (true, false) => ") < (",
+            (true, true) => ") <= (",
+            (false, false) => ") > (",
+            (false, true) => ") >= (",
+        });
+        keys.walk_values(out.reborrow())?;
+        out.push_sql(")");
+    } else {
+        if compared > 1
+            && DB::LEADING_BOUND
+            && keys.walk_leading_bound(out.reborrow(), backward, region, stop)?
+        {
+            out.push_sql(" AND ");
+        }
+        keys.walk_chain(out.reborrow(), backward, region, stop)?;
+    }
+    out.push_sql(")");
+    Ok(())
 }
 
 // For a model without nullable keys this is a function of its types and the backend alone
