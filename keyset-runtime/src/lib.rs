@@ -232,6 +232,7 @@ mod run;
 mod selection;
 mod shards;
 mod sql;
+mod start;
 pub mod token;
 
 pub use among::{Among, AmongQuery};

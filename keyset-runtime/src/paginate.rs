@@ -20,6 +20,7 @@ use crate::orders::list::{OrderList, OrderSet};
 use crate::orders::named::{list_index, OrdersOf, SortDirection};
 use crate::request::{Limit, PageRequest};
 use crate::selection::SelectsModel;
+use crate::start::Starts;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
 use crate::token::keys::TokenKeys;
@@ -346,4 +347,6 @@ pub struct Paginated<Q: Paginate, O: OrderSet = <Q as Paginate>::Model> {
     pub(crate) codec: Codec,
     /// The count asked for, and the listing's rules for it.
     pub(crate) counting: Counting,
+    /// Whether the request starts at values, and whether the listing serves that.
+    pub(crate) starts: Starts,
 }

@@ -8,6 +8,7 @@ use crate::orders::list::{decode_chosen, OrderSet};
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Reading;
 use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
+use crate::start::Starts;
 use crate::token::codec::Codec;
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
@@ -37,7 +38,9 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         (codec, counting): (Codec, Counting),
     ) -> Result<Self, Error> {
         let chosen = decode_chosen::<O::List>(index, &codec, position, reading)?;
-        Ok(Paginated { query, chosen, limit: limit?, codec, counting })
+        let asked = matches!(position, RequestedPosition::Start { .. });
+        let starts = Starts { asked, signed: codec.protected(), ..Starts::default() };
+        Ok(Paginated { query, chosen, limit: limit?, codec, counting, starts })
     }
 
     /// Serves at most `max_limit` rows per page (default

@@ -26,4 +26,5 @@ pub mod props;
 pub mod schema_changes;
 pub mod scopes;
 pub mod shards;
+pub mod starts;
 pub mod walk;

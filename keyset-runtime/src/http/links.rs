@@ -8,13 +8,14 @@ use http::{HeaderValue, Uri};
 use crate::page::Page;
 
 /// The page parameters a link replaces; every other parameter (`limit`, `sort`, `dir`, a
-/// listing's filters) is kept, in its place.
-const POSITION: [&str; 3] = ["after", "before", "last"];
+/// listing's filters) is kept, in its place. A start at values (`from`, `past`) is where the
+/// request began: its neighbours are reached by their tokens.
+const POSITION: [&str; 5] = ["after", "before", "last", "from", "past"];
 
 /// The `Link` header of `page`, served at `uri` (the request's, as the client sent it: behind a
 /// router that strips a prefix, the original one): `rel="next"` and `rel="prev"` where the page
 /// has those neighbours, and always `rel="first"` and `rel="last"`. Each target is `uri`'s path
-/// and query with `after`, `before` and `last` replaced, a reference relative to the request
+/// and query with `after`, `before`, `last`, `from` and `past` replaced, a reference relative to the request
 /// (RFC 3986: a client resolves it against the URL it asked for). The body is not touched.
 ///
 /// ```

@@ -3,7 +3,8 @@
 //!
 //! - [`PageRequest`] and [`Sorted<O>`](super::Sorted) are `IntoParams`: the query parameters
 //!   `limit` (an integer from 1), `after`, `before` and `last` (the three exclusive, as each
-//!   one's description says: OpenAPI has no way to state it), `count` (`exact`, `bounded` or
+//!   one's description says: OpenAPI has no way to state it), `from` and `past` (a start at the
+//!   leading key's value, where the listing serves it), `count` (`exact`, `bounded` or
 //!   `estimated`), and for `Sorted<O>`, `sort` (the order enum's names) and `dir`;
 //! - `Page<T>`, `CamelCase<T>`, `SortDirection`, [`Problem`] and every generated order enum are
 //!   `ToSchema`.
@@ -15,7 +16,7 @@
 //!
 //! let params = PageRequest::into_params(|| Some(ParameterIn::Query));
 //! let names: Vec<&str> = params.iter().map(|param| param.name.as_str()).collect();
-//! assert_eq!(names, ["limit", "after", "before", "last", "count"]);
+//! assert_eq!(names, ["limit", "after", "before", "last", "from", "past", "count"]);
 //! ```
 
 use std::borrow::Cow;
@@ -32,14 +33,14 @@ use crate::orders::named::SortDirection;
 use crate::page::{CamelCase, Page};
 use crate::request::PageRequest;
 
-/// `?limit=&after=&before=&last=&count=`.
+/// `?limit=&after=&before=&last=&from=&past=&count=`.
 impl IntoParams for PageRequest {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         page_params(&parameter_in)
     }
 }
 
-/// `?sort=&dir=&limit=&after=&before=&last=&count=`, `sort` the names of `O`.
+/// `?sort=&dir=&limit=&after=&before=&last=&from=&past=&count=`, `sort` the names of `O`.
 impl<O: ToSchema> IntoParams for Sorted<O> {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         let sort = "The order, by name; the listing's default without it.";
@@ -84,6 +85,22 @@ fn page_params(parameter_in: &impl Fn() -> Option<ParameterIn>) -> Vec<Parameter
             "last",
             last.into(),
             "`true`: the last page. Not with `after` or `before`.",
+        ),
+        param(
+            parameter_in,
+            "from",
+            token().into(),
+            "A value of the order's leading key (a date and time in RFC 3339 or a date for \
+             timestamps, the key's text otherwise): the first page at or past it in the order's \
+             direction, where the listing serves starts at values. Not with `after`, `before`, \
+             `last` or `past`.",
+        ),
+        param(
+            parameter_in,
+            "past",
+            token().into(),
+            "As `from`, without the rows equal to the value: the first page strictly past it. \
+             Not with `after`, `before`, `last` or `from`.",
         ),
         param(
             parameter_in,

@@ -107,6 +107,8 @@ struct Params {
     sort: Option<String>,
     dir: Option<String>,
     count: Option<String>,
+    from: Option<String>,
+    past: Option<String>,
 }
 
 impl Params {
@@ -123,6 +125,8 @@ impl Params {
                 "sort" => ("sort", &mut params.sort),
                 "dir" => ("dir", &mut params.dir),
                 "count" => ("count", &mut params.count),
+                "from" => ("from", &mut params.from),
+                "past" => ("past", &mut params.past),
                 _ => continue,
             };
             if slot.replace(value.into_owned()).is_some() {
@@ -152,7 +156,9 @@ impl Params {
             ),
             None => None,
         };
-        PageRequest::from_parts(self.after.clone(), self.before.clone(), limit, last, count)
+        let cursors = (self.after.clone(), self.before.clone());
+        let start = (self.from.clone(), self.past.clone());
+        PageRequest::from_parts(cursors, start, limit, last, count)
     }
 }
 

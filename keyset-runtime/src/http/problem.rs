@@ -158,6 +158,10 @@ impl From<Error> for Problem {
     fn from(error: Error) -> Self {
         let (slug, title) = match &error {
             Error::Cursor(cursor) => token_class(cursor),
+            Error::Request(RequestError::RowNotListed) => {
+                let (slug, title) = (problems::ROW_NOT_LISTED, "Row not in the listing");
+                return Problem::of(StatusCode::NOT_FOUND, slug, title, error.to_string());
+            }
             Error::Request(request) => request_class(request),
             _ => return Problem::internal(error),
         };
@@ -197,6 +201,7 @@ fn request_class(error: &RequestError) -> (&'static str, &'static str) {
         }
         RequestError::AfterAndBefore
         | RequestError::LastWithCursor
+        | RequestError::StartWithPosition
         | RequestError::RepeatedParameter { .. } => {
             (problems::CONFLICTING_PARAMETERS, "Conflicting page parameters")
         }
@@ -209,6 +214,11 @@ fn request_class(error: &RequestError) -> (&'static str, &'static str) {
         RequestError::CountRefused { .. }
         | RequestError::InvalidParameter { name: "count", .. } => {
             (problems::INVALID_COUNT, "Count not served")
+        }
+        RequestError::StartRefused { .. }
+        | RequestError::RowNotListed
+        | RequestError::InvalidParameter { name: "from" | "past", .. } => {
+            (problems::INVALID_START, "Invalid start of a page")
         }
         RequestError::InvalidParameter { .. } => (problems::INVALID_PARAMETER, "Invalid parameter"),
     }

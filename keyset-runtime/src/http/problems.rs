@@ -45,7 +45,8 @@ problem_type! {
     INVALID_SORT
 }
 problem_type! {
-    /// `after` with `before`, `last=true` with a cursor, or a page parameter given twice.
+    /// `after` with `before`, `last=true` with a cursor, `from` or `past` with either or with
+    /// each other, or a page parameter given twice.
     CONFLICTING_PARAMETERS
 }
 problem_type! {
@@ -61,6 +62,17 @@ problem_type! {
     /// `count` is none of `exact`, `bounded` and `estimated`, or asks for a count the listing
     /// does not serve (an exact one, where it does not allow that).
     INVALID_COUNT
+}
+problem_type! {
+    /// `from` or `past` (a page that starts at values) holds a value its key's type cannot
+    /// read, or more values than the order has keys, or the listing does not start pages at
+    /// values: it has not opted in, or its tokens are signed.
+    INVALID_START
+}
+problem_type! {
+    /// A page around a row was asked for a row the listing does not hold (its filters leave it
+    /// out, or it is gone): `404`.
+    ROW_NOT_LISTED
 }
 problem_type! {
     /// Another parameter of the request that cannot be read: `last=maybe`, or a service's own

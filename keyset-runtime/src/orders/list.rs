@@ -65,6 +65,12 @@ pub trait OrderList: 'static {
         reading: Reading,
     ) -> Result<Self::Chosen, Error>;
 
+    /// Whether `chosen` is the first page of its order.
+    fn is_first(chosen: &Self::Chosen) -> bool;
+
+    /// `chosen`'s order, at the page around `row` (see [`Position::Row`]).
+    fn at_row(chosen: Self::Chosen, row: &Self::Row) -> Self::Chosen;
+
     /// What each shard fetches for the page of `limit` rows at `chosen` (see
     /// [`Position::per_shard`]).
     fn per_shard(
@@ -100,6 +106,14 @@ impl<Row: 'static> OrderList for Nil<Row> {
         _: Reading,
     ) -> Result<Never, Error> {
         Err(no_order())
+    }
+
+    fn is_first(chosen: &Never) -> bool {
+        match *chosen {}
+    }
+
+    fn at_row(chosen: Never, _: &Row) -> Never {
+        chosen
     }
 
     fn per_shard(chosen: &Never, _: u32) -> Result<(Never, u32, usize), RequestError> {
@@ -144,6 +158,20 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
                 (error, _) => error,
             });
         decoded.map(Either::Here)
+    }
+
+    fn is_first(chosen: &Self::Chosen) -> bool {
+        match chosen {
+            Either::Here(position) => matches!(position, Position::First),
+            Either::There(rest) => Rest::is_first(rest),
+        }
+    }
+
+    fn at_row(chosen: Self::Chosen, row: &O::Row) -> Self::Chosen {
+        match chosen {
+            Either::Here(_) => Either::Here(Position::Row(O::cursor(row))),
+            Either::There(rest) => Either::There(Rest::at_row(rest, row)),
+        }
     }
 
     fn per_shard(

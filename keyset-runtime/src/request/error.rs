@@ -68,6 +68,28 @@ pub enum RequestError {
         /// The count asked for.
         count: Count,
     },
+    /// A start at values (`from`, `past`) was combined with another position (`after`,
+    /// `before`, `last`, or each other): which one was meant is not for the server to guess.
+    #[error("`from` and `past` start a page at values: give one of them, and no `after`, `before` or `last`")]
+    StartWithPosition,
+    /// The request starts at values ([`PageRequest::starting_at`](crate::PageRequest::starting_at),
+    /// `?from=`) where the listing does not serve such starts: it did not opt in
+    /// ([`Paginated::allow_starts`](crate::Paginated::allow_starts)), or its tokens are signed,
+    /// where a client may not choose a position that no token of the server's holds.
+    #[error("{}", if *.signed {
+        "this listing's positions come from its signed tokens only: page from a token, not from values"
+    } else {
+        "this listing does not start pages at values: page from the first page or a token"
+    })]
+    StartRefused {
+        /// Whether the listing's tokens are signed or encrypted.
+        signed: bool,
+    },
+    /// A page around a row ([`Paginated::at_row`](crate::Paginated::at_row)) was asked for a
+    /// row the listing does not hold: the listing's filters leave it out, or it was deleted
+    /// meanwhile. A client's link to a row it may not list here: `404` over HTTP.
+    #[error("the row is not in this listing: its filters leave it out, or it no longer exists")]
+    RowNotListed,
     /// A value of the set cannot be bound on the database the page runs on (text with a NUL
     /// character on PostgreSQL, a date beyond its range, ..): the client's, like a token's.
     #[error("value {index} of the set cannot be bound: {reason}")]

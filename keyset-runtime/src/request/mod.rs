@@ -1,6 +1,7 @@
 //! [`PageRequest`]: which page a client asks for, as written in a URL.
 
 mod error;
+mod start;
 mod wire;
 
 pub use error::RequestError;
@@ -50,6 +51,11 @@ pub enum RequestedPosition {
     Last,
     /// Page `n` (from 1), by OFFSET.
     Number(u32),
+    /// At (`inclusive`) or strictly past the values of the order's first keys, as text.
+    Start {
+        values: Vec<String>,
+        inclusive: bool,
+    },
 }
 
 impl PageRequest {

@@ -25,6 +25,10 @@ pub(super) struct RawPageRequest {
     last: bool,
     #[serde(default)]
     count: Option<Count>,
+    /// The leading key's value a page starts at (inclusive), as text.
+    from: Option<String>,
+    /// The leading key's value a page starts strictly past, as text.
+    past: Option<String>,
 }
 
 impl TryFrom<RawPageRequest> for PageRequest {
@@ -32,6 +36,19 @@ impl TryFrom<RawPageRequest> for PageRequest {
 
     fn try_from(raw: RawPageRequest) -> Result<Self, RequestError> {
         Limit::new(raw.limit)?;
+        let start = match (raw.from, raw.past) {
+            (Some(_), Some(_)) => return Err(RequestError::StartWithPosition),
+            (Some(value), None) => Some((value, true)),
+            (None, Some(value)) => Some((value, false)),
+            (None, None) => None,
+        };
+        if let Some((value, inclusive)) = start {
+            if raw.after.is_some() || raw.before.is_some() || raw.last {
+                return Err(RequestError::StartWithPosition);
+            }
+            let position = RequestedPosition::Start { values: vec![value], inclusive };
+            return Ok(PageRequest { position, limit: raw.limit, scope: None, count: raw.count });
+        }
         let position = match (raw.after, raw.before, raw.last) {
             (Some(_), Some(_), _) => return Err(RequestError::AfterAndBefore),
             (Some(_), None, true) | (None, Some(_), true) => {
@@ -48,16 +65,17 @@ impl TryFrom<RawPageRequest> for PageRequest {
 
 impl PageRequest {
     /// The request a query string's parameters give, read one by one elsewhere
-    /// (`http/params.rs`), under the rules between them that the wire form checks.
+    /// (`http/params.rs`), under the rules between them that the wire form checks: `cursors`
+    /// are `after` and `before`, `start` is `from` and `past`.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn from_parts(
-        after: Option<String>,
-        before: Option<String>,
+        (after, before): (Option<String>, Option<String>),
+        (from, past): (Option<String>, Option<String>),
         limit: Option<u32>,
         last: bool,
         count: Option<Count>,
     ) -> Result<Self, RequestError> {
-        PageRequest::try_from(RawPageRequest { after, before, limit, last, count })
+        PageRequest::try_from(RawPageRequest { after, before, limit, last, count, from, past })
     }
 }
 

@@ -230,8 +230,9 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// What the page asks for: its size served, and its count, refused (the client's error)
-    /// where the listing does not serve it.
+    /// where the listing does not serve it, as a start at values is.
     pub(crate) fn ask(&self) -> Result<Ask, Error> {
+        self.starts.check()?;
         let asked = self.counting.check()?;
         Ok(Ask { limit: self.limit.served(), counting: Counting { asked, ..self.counting } })
     }

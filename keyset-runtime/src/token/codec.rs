@@ -37,6 +37,14 @@ impl Codec {
         Codec { scope, ..self }
     }
 
+    /// Whether tokens are signed or encrypted.
+    pub(crate) fn protected(&self) -> bool {
+        #[cfg(feature = "signed")]
+        return self.keys.is_some();
+        #[cfg(not(feature = "signed"))]
+        false
+    }
+
     fn binding<M: SortOrder>(&self) -> Binding {
         Binding { fingerprint: M::FINGERPRINT, scope: self.scope }
     }

@@ -1,0 +1,238 @@
+//! Pages that start at values, not at a row: "posts from 1 March", "names from M". A client
+//! names the values as text (`?from=2024-03-01`, [`PageRequest::starting_at`]), which each key's
+//! type reads; the server names the leading key's value typed ([`Paginated::start_at`]).
+//!
+//! A start is a position like a token's, with two differences the SQL layer renders (see
+//! `sql/level.rs`): it compares only the keys it has values for, and it may keep the rows equal
+//! to them. Its cursor is the order's own, the keys it has no value for holding placeholders
+//! that no statement compares: the bytes of the values given, then zero bytes, read as the
+//! order's cursor, so that every order's generated cursor serves as it is.
+//!
+//! [`PageRequest::starting_at`]: crate::PageRequest::starting_at
+
+use crate::error::Error;
+use crate::model::Keyset;
+use crate::orders::list::{Either, OrderList, OrderSet};
+use crate::orders::SortOrder;
+use crate::paginate::{Paginate, Paginated};
+use crate::position::Position;
+use crate::request::RequestError;
+use crate::sql::{CursorKeys, KeyShape, Stop};
+use crate::token::{CursorValue, Reader, Writer};
+
+/// The position of a start at `values` (as text, one per leading key) in order `O`, at or
+/// strictly past them as `inclusive` says. Past every key's value it is the position after
+/// the row with those values. Fails, the client's error, when a value is not one its key's type
+/// reads, or more values are given than the order has keys.
+pub(crate) fn decode<O: SortOrder>(
+    values: &[String],
+    inclusive: bool,
+) -> Result<Position<O::Cursor>, Error> {
+    let name = if inclusive { "from" } else { "past" };
+    let keys = <O::Keys as KeyShape>::LEN;
+    let invalid =
+        |value: String, expected: String| RequestError::InvalidParameter { name, value, expected };
+    if values.is_empty() || values.len() > keys {
+        let expected = format!("from 1 to {keys} values, one per key of the order, leading first");
+        return Err(invalid(values.join(","), expected).into());
+    }
+    let mut out = Writer::default();
+    if let Err((at, expected)) = O::Keys::write_texts(values, &mut out) {
+        let key = key_name::<O>(at);
+        return Err(invalid(values[at].clone(), format!("`{key}` takes {expected}")).into());
+    }
+    let cursor = padded::<O>(out)?;
+    let stop = Stop { depth: values.len(), inclusive };
+    Ok(match stop {
+        Stop { depth, inclusive: false } if depth == keys => Position::After(cursor),
+        stop => Position::Start(cursor, stop),
+    })
+}
+
+/// The cursor whose first keys hold the values in `out`, the rest placeholders: read from those
+/// bytes followed by zeros, which every built-in type reads as a value of its own (0, "", a
+/// NULL, 1970-01-01). A key's type of the user's own that refuses zeros (a `NonZeroI64` id)
+/// cannot stand behind a start: the server's error, saying so.
+fn padded<O: SortOrder>(out: Writer) -> Result<O::Cursor, Error> {
+    let mut bytes = out.into_bytes();
+    // The widest built-in value is 16 bytes; a type of the user's own may write several.
+    bytes.resize(bytes.len() + 64 * <O::Keys as KeyShape>::LEN, 0);
+    O::Cursor::read(&mut Reader::new(&bytes)).map_err(|error| {
+        let message = format!(
+            "{}: a page cannot start at values here, because a key's type does not read zero \
+             bytes as a placeholder value ({error}); start from a token instead",
+            O::SORT_ORDER
+        );
+        Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
+    })
+}
+
+/// The field name of key `at` (from 0) of order `O`, for errors.
+fn key_name<O: SortOrder>(at: usize) -> &'static str {
+    let names = padded::<O>(Writer::default()).map(|cursor| O::key_lengths(&cursor));
+    names.ok().and_then(|names| names.get(at).map(|(name, _)| *name)).unwrap_or("the key")
+}
+
+impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
+    /// Serves requests that start at values the client names
+    /// ([`PageRequest::starting_at`](crate::PageRequest::starting_at), `?from=`), otherwise
+    /// refused ([`RequestError::StartRefused`], 400). A start lets a client choose a position
+    /// that no row's token holds: harmless where every position is one the client may see, so
+    /// a listing opts in. Listings whose tokens are signed refuse starts even so, since their
+    /// positions are meant to come from the server.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3), (4)").execute(&mut conn).unwrap();
+    /// let request = PageRequest::starting_at(["3"], 10);
+    /// let page = posts::table.select(Post::as_select()).paginate(&request)?.allow_starts().load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 4]);
+    /// assert!(page.has_prev()); // rows 1 and 2, by its token
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn allow_starts(mut self) -> Self {
+        self.starts.allowed = true;
+        self
+    }
+}
+
+impl<Q: Paginate, O: OrderSet<Row = Q::Model>> Paginated<Q, O> {
+    /// Opens the listing at `row`: the page starts with it, in the order chosen, with tokens
+    /// both ways (a deep link to a post opens its listing there). Where the request asks for the
+    /// first page only: a request with a position of its own (a token, the last page, a page
+    /// number) keeps it, so that the page's links, which carry the handler's parameters beside
+    /// a token, page on. The handler loads the row first, by its primary key, with the
+    /// listing's selection: one statement beside the page's.
+    ///
+    /// A row the listing does not hold (its filters leave it out, or it was deleted since) fails
+    /// the page with [`RequestError::RowNotListed`] (`404` over HTTP), not a page that starts
+    /// elsewhere.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// use keyset_runtime::{Error, Keyset, PageRequest, Paginate, RequestError};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(desc)] #[tiebreaker] id: i64, author_id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7), (2, 8), (3, 7), (4, 7), (5, 7)").execute(&mut conn).unwrap();
+    /// // GET /authors/7/posts?around=3
+    /// let row: Post = posts::table.find(3).select(Post::as_select()).first(&mut conn)?;
+    /// let listing = || posts::table.filter(posts::author_id.eq(7)).select(Post::as_select());
+    /// let page = listing().paginate(&PageRequest::first(2))?.at_row(&row).load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 1]);
+    /// let before = listing().paginate(&PageRequest::before(page.prev_cursor.unwrap(), 2))?.load_page(&mut conn)?;
+    /// assert_eq!(before.items.iter().map(|post| post.id).collect::<Vec<_>>(), [5, 4]);
+    ///
+    /// // Post 2 is author 8's: not in this listing.
+    /// let other: Post = posts::table.find(2).select(Post::as_select()).first(&mut conn)?;
+    /// let refused = listing().paginate(&PageRequest::first(2))?.at_row(&other).load_page(&mut conn);
+    /// assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn at_row(mut self, row: &Q::Model) -> Self {
+        if O::List::is_first(&self.chosen) {
+            self.chosen = O::List::at_row(self.chosen, row);
+        }
+        self
+    }
+}
+
+impl<Q: Paginate> Paginated<Q>
+where
+    <Q::Model as Keyset>::Keys: CursorKeys<Leading: CursorValue>,
+{
+    /// Starts the page at `value` of the order's leading key, the rows equal to it included,
+    /// where the request asks for the first page: the server's choice, typed (a value of
+    /// another type does not compile), such as a date picker's date its handler read. A request
+    /// with a position of its own (a token, the last page, a page number) keeps it, so that the
+    /// page's links, which carry the handler's parameters beside a token, page on. For a
+    /// nullable leading key the value is an `Option`: `None` starts at its NULLs.
+    ///
+    /// Fails only where a later key's type of the user's own does not read a placeholder (see
+    /// [`PageRequest::starting_at`](crate::PageRequest::starting_at) for starts in general).
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt, day -> Integer } }
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// struct Post {
+    ///     #[sort(desc)]
+    ///     day: i32,
+    ///     #[sort(desc)]
+    ///     #[tiebreaker]
+    ///     id: i64,
+    /// }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, day INTEGER NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 1), (2, 2), (3, 2), (4, 3)").execute(&mut conn).unwrap();
+    /// let query = || posts::table.select(Post::as_select());
+    /// let page = query().paginate(&PageRequest::first(10))?.start_at(2)?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 2, 1]);
+    ///
+    /// let page = query().paginate(&PageRequest::first(10))?.start_past(2)?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [1]);
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
+    pub fn start_at(
+        self,
+        value: <<Q::Model as Keyset>::Keys as CursorKeys>::Leading,
+    ) -> Result<Self, Error> {
+        self.start_typed(value, true)
+    }
+
+    /// As [`start_at`](Self::start_at), without the rows equal to `value`: the page starts
+    /// strictly past it.
+    pub fn start_past(
+        self,
+        value: <<Q::Model as Keyset>::Keys as CursorKeys>::Leading,
+    ) -> Result<Self, Error> {
+        self.start_typed(value, false)
+    }
+
+    fn start_typed(
+        mut self,
+        value: <<Q::Model as Keyset>::Keys as CursorKeys>::Leading,
+        inclusive: bool,
+    ) -> Result<Self, Error> {
+        if let Either::Here(Position::First) = self.chosen {
+            let mut out = Writer::default();
+            value.write(&mut out);
+            let cursor = padded::<Q::Model>(out)?;
+            let stop = Stop { depth: 1, inclusive };
+            self.chosen = Either::Here(Position::Start(cursor, stop));
+        }
+        Ok(self)
+    }
+}
+
+/// Whether a page starts at values its request named, and whether the listing serves that.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Starts {
+    /// The request named values to start at.
+    pub(crate) asked: bool,
+    /// The listing opted in ([`Paginated::allow_starts`]).
+    pub(crate) allowed: bool,
+    /// The listing's tokens are signed or encrypted: starts are refused whatever it allows.
+    pub(crate) signed: bool,
+}
+
+impl Starts {
+    /// Refuses a start the listing does not serve: the client's error.
+    pub(crate) fn check(self) -> Result<(), RequestError> {
+        match self {
+            Starts { asked: false, .. } => Ok(()),
+            Starts { signed: true, .. } => Err(RequestError::StartRefused { signed: true }),
+            Starts { allowed: false, .. } => Err(RequestError::StartRefused { signed: false }),
+            Starts { .. } => Ok(()),
+        }
+    }
+}
