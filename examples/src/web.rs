@@ -6,7 +6,10 @@
 //!   the default), `top` (`score DESC, created_at DESC, id DESC`) or `title`
 //!   (`title ASC, id ASC`); `dir` (`asc` or `desc`) is the direction of the order's first key,
 //!   the other direction reversing every key; without it, the order as declared. Each item is
-//!   `{"id", "author_id", "created_at", "score", "title"}`;
+//!   `{"id", "author_id", "created_at", "score", "title"}`. `from` starts the page at a value of
+//!   the order's first key instead (`?sort=new&from=2024-03-01`: the newest posts at or before
+//!   that day; `?sort=title&from=M`: titles from M on), `past` strictly past it;
+//!   `around=42` opens the listing at post 42 (its first row), in the order chosen;
 //! - `GET /feed?authors=1,2,3&sort=&dir=&limit=&after=&before=`: the same pages of the posts of
 //!   those authors only (a feed); no authors, an empty page; at most
 //!   [`MAX_FEED_AUTHORS`](crate::db::feed::MAX_FEED_AUTHORS) of them;
@@ -95,13 +98,25 @@ async fn openapi() -> Json<utoipa::openapi::OpenApi> {
 
 /// `GET /posts?sort=top&dir=asc&limit=..&after=..`: one page of posts in the order the client
 /// chose. A token of another order or direction is refused by keyset.
-#[utoipa::path(get, path = "/posts", tag = "posts", params(Sorted<PostOrder>), responses(PageResponses))]
+#[utoipa::path(get, path = "/posts", tag = "posts", params(Around, Sorted<PostOrder>), responses(PageResponses))]
 pub(crate) async fn list_posts(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,
+    around: Result<Query<Around>, QueryRejection>,
     page: Sorted<PostOrder>,
 ) -> Result<Linked<Post>, Problem> {
-    Ok(Linked::new(&uri, db.page(page.sort, page.dir, &page.request).await?))
+    let around = around.map_err(|err| Problem::invalid_parameter("around", err.body_text()))?;
+    let around = around.0.around;
+    Ok(Linked::new(&uri, db.page(page.sort, page.dir, &page.request, around).await?))
+}
+
+/// `GET /posts`' own parameter: a post to open the listing at.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct Around {
+    /// A post's id: the first page starts with that post, in the order chosen (a deep link);
+    /// its `prev` and `next` tokens page around it. A post that does not exist: `404`.
+    around: Option<i64>,
 }
 
 /// `GET /feed`'s own parameter: author ids separated by commas; none (absent or empty), an

@@ -405,3 +405,82 @@ async fn a_count_rides_beside_the_page_when_asked_for() {
     assert_eq!(invalid.status, 400, "{}", invalid.body);
     assert!(invalid.body.contains("`count=all`"), "{}", invalid.body);
 }
+
+/// `?from=` starts a page at a value of the order's first key, on every database of the build:
+/// `new` from a day (the newest posts at or before its midnight), `title` from a letter; the
+/// page's `prev` token leads to the posts before it. `past` leaves the equal rows out; a value
+/// the key cannot read, or `from` with a token, is a `400` naming it.
+#[tokio::test]
+async fn a_page_starts_at_a_value_of_the_orders_first_key() {
+    for database in common::databases::all("web_from", 60, PoolOptions::default()).await {
+        let server = Server::start(router(database.db.clone())).await;
+        let rows = table(&database.db).await;
+        let middle = &rows[rows.len() / 2];
+        let day = middle.created_at.date();
+        let url = format!("/posts?sort=new&limit=5&from={day}");
+        let at = rows.iter().position(|row| row.created_at <= day.and_hms_opt(0, 0, 0).unwrap());
+        let at = at.unwrap_or(rows.len());
+        let page_at = page(&server, &url).await;
+        assert_eq!(ids(&page_at.items), ids(&rows[at..(at + 5).min(rows.len())]), "GET {url}");
+        if at > 0 {
+            let before =
+                page(&server, &format!("/posts?sort=new&limit=5&before={}", page_at.prev.unwrap()))
+                    .await;
+            assert_eq!(ids(&before.items), ids(&rows[at.saturating_sub(5)..at]), "before {url}");
+        }
+
+        let titles = in_order(&rows, "title", None);
+        let title = &titles[titles.len() / 3].title;
+        for (param, keep) in [("from", true), ("past", false)] {
+            let url = format!("/posts?sort=title&limit=4&{param}={}", title.replace(' ', "%20"));
+            let at =
+                titles
+                    .iter()
+                    .position(|row| if keep { &row.title >= title } else { &row.title > title });
+            let at = at.unwrap_or(titles.len());
+            let page_at = page_in(&server, &url).await;
+            assert_eq!(
+                ids(&page_at.items),
+                ids(&titles[at..(at + 4).min(titles.len())]),
+                "GET {url}"
+            );
+        }
+
+        for url in [
+            "/posts?sort=new&from=someday",
+            "/posts?from=2024-03-01&after=AQ",
+            "/posts?sort=top&from=x",
+        ] {
+            let refused = server.get(url).await;
+            assert_eq!(refused.status, 400, "GET {url}: {}", refused.body);
+        }
+        let refused = server.get("/posts?sort=new&from=someday").await;
+        assert!(
+            refused.body.contains("created_at") && refused.body.contains("INVALID_START"),
+            "{}",
+            refused.body
+        );
+    }
+}
+
+/// `?around=` opens the listing at a post, in the order chosen, with tokens both ways; a post
+/// that does not exist is a `404`, and a token in the same request wins (the page's links keep
+/// `around` beside it).
+#[tokio::test]
+async fn a_page_around_a_post_starts_with_it() {
+    let (db, server) = start(40).await;
+    let rows = in_order(&table(&db).await, "top", None);
+    let at = 17;
+    let url = format!("/posts?sort=top&limit=5&around={}", rows[at].id);
+    let around = page_in(&server, &url).await;
+    assert_eq!(ids(&around.items), ids(&rows[at..at + 5]), "GET {url}");
+    let before = page_in(&server, &format!("{url}&before={}", around.prev.unwrap())).await;
+    assert_eq!(ids(&before.items), ids(&rows[at - 5..at]), "before {url}");
+    let after = page_in(&server, &format!("{url}&after={}", around.next.unwrap())).await;
+    assert_eq!(ids(&after.items), ids(&rows[at + 5..at + 10]), "after {url}");
+    let missing = server.get("/posts?around=100000").await;
+    assert_eq!(missing.status, 404, "{}", missing.body);
+    assert!(missing.body.contains("ROW_NOT_LISTED"), "{}", missing.body);
+    let invalid = server.get("/posts?around=abc").await;
+    assert_eq!(invalid.status, 400, "{}", invalid.body);
+}
