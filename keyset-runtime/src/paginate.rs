@@ -18,9 +18,8 @@ use crate::error::Error;
 use crate::model::Keyset;
 use crate::orders::list::{OrderList, OrderSet};
 use crate::orders::named::{list_index, OrdersOf, SortDirection};
-use crate::request::{Limit, PageRequest};
+use crate::request::{Limit, PageRequest, Starts};
 use crate::selection::SelectsModel;
-use crate::start::Starts;
 use crate::token::codec::Codec;
 #[cfg(feature = "signed")]
 use crate::token::keys::TokenKeys;

@@ -7,8 +7,8 @@ use crate::error::Error;
 use crate::orders::list::{decode_chosen, OrderSet};
 use crate::paginate::{Paginate, Paginated};
 use crate::position::Reading;
+use crate::request::Starts;
 use crate::request::{Limit, PageRequest, RequestError, RequestedPosition};
-use crate::start::Starts;
 use crate::token::codec::Codec;
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {

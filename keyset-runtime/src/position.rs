@@ -4,12 +4,12 @@
 use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
-use crate::sql::Stop;
-use crate::start;
+use crate::sql::{CursorKeys, KeyShape, Stop};
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
 use crate::token::error::CursorError;
 use crate::token::Anchor;
+use crate::token::{CursorValue, Reader, Writer};
 
 /// Where a page starts, with its cursor decoded: what a request resolves to, once, whichever
 /// front door it came through. (Named in hidden bounds only.)
@@ -129,6 +129,59 @@ pub(crate) fn decode<O: SortOrder>(
         RequestedPosition::Before(token) => anchor(Direction::Before, token)?,
         RequestedPosition::Number(0) => return Err(RequestError::ZeroPageNumber.into()),
         RequestedPosition::Number(number) => Position::Number(*number),
-        RequestedPosition::Start { values, inclusive } => start::decode::<O>(values, *inclusive)?,
+        RequestedPosition::Start { values, inclusive } => decode_start::<O>(values, *inclusive)?,
     })
+}
+
+/// The position of a start at `values` (as text, one per leading key) in order `O`, at or
+/// strictly past them as `inclusive` says. Past every key's value it is the position after
+/// the row with those values. Fails, the client's error, when a value is not one its key's type
+/// reads, or more values are given than the order has keys.
+pub(crate) fn decode_start<O: SortOrder>(
+    values: &[String],
+    inclusive: bool,
+) -> Result<Position<O::Cursor>, Error> {
+    let name = if inclusive { "from" } else { "past" };
+    let keys = <O::Keys as KeyShape>::LEN;
+    let invalid =
+        |value: String, expected: String| RequestError::InvalidParameter { name, value, expected };
+    if values.is_empty() || values.len() > keys {
+        let expected = format!("from 1 to {keys} values, one per key of the order, leading first");
+        return Err(invalid(values.join(","), expected).into());
+    }
+    let mut out = Writer::default();
+    if let Err((at, expected)) = O::Keys::write_texts(values, &mut out) {
+        let key = key_name::<O>(at);
+        return Err(invalid(values[at].clone(), format!("`{key}` takes {expected}")).into());
+    }
+    let cursor = padded::<O>(out)?;
+    let stop = Stop { depth: values.len(), inclusive };
+    Ok(match stop {
+        Stop { depth, inclusive: false } if depth == keys => Position::After(cursor),
+        stop => Position::Start(cursor, stop),
+    })
+}
+
+/// The cursor whose first keys hold the values in `out`, the rest placeholders: read from those
+/// bytes followed by zeros, which every built-in type reads as a value of its own (0, "", a
+/// NULL, 1970-01-01). A key's type of the user's own that refuses zeros (a `NonZeroI64` id)
+/// cannot stand behind a start: the server's error, saying so.
+pub(crate) fn padded<O: SortOrder>(out: Writer) -> Result<O::Cursor, Error> {
+    let mut bytes = out.into_bytes();
+    // The widest built-in value is 16 bytes; a type of the user's own may write several.
+    bytes.resize(bytes.len() + 64 * <O::Keys as KeyShape>::LEN, 0);
+    O::Cursor::read(&mut Reader::new(&bytes)).map_err(|error| {
+        let message = format!(
+            "{}: a page cannot start at values here, because a key's type does not read zero \
+             bytes as a placeholder value ({error}); start from a token instead",
+            O::SORT_ORDER
+        );
+        Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
+    })
+}
+
+/// The field name of key `at` (from 0) of order `O`, for errors.
+fn key_name<O: SortOrder>(at: usize) -> &'static str {
+    let names = padded::<O>(Writer::default()).map(|cursor| O::key_lengths(&cursor));
+    names.ok().and_then(|names| names.get(at).map(|(name, _)| *name)).unwrap_or("the key")
 }

@@ -13,70 +13,15 @@
 use crate::error::Error;
 use crate::model::Keyset;
 use crate::orders::list::{Either, OrderList, OrderSet};
-use crate::orders::SortOrder;
 use crate::paginate::{Paginate, Paginated};
-use crate::position::Position;
-use crate::request::RequestError;
-use crate::sql::{CursorKeys, KeyShape, Stop};
-use crate::token::{CursorValue, Reader, Writer};
-
-/// The position of a start at `values` (as text, one per leading key) in order `O`, at or
-/// strictly past them as `inclusive` says. Past every key's value it is the position after
-/// the row with those values. Fails, the client's error, when a value is not one its key's type
-/// reads, or more values are given than the order has keys.
-pub(crate) fn decode<O: SortOrder>(
-    values: &[String],
-    inclusive: bool,
-) -> Result<Position<O::Cursor>, Error> {
-    let name = if inclusive { "from" } else { "past" };
-    let keys = <O::Keys as KeyShape>::LEN;
-    let invalid =
-        |value: String, expected: String| RequestError::InvalidParameter { name, value, expected };
-    if values.is_empty() || values.len() > keys {
-        let expected = format!("from 1 to {keys} values, one per key of the order, leading first");
-        return Err(invalid(values.join(","), expected).into());
-    }
-    let mut out = Writer::default();
-    if let Err((at, expected)) = O::Keys::write_texts(values, &mut out) {
-        let key = key_name::<O>(at);
-        return Err(invalid(values[at].clone(), format!("`{key}` takes {expected}")).into());
-    }
-    let cursor = padded::<O>(out)?;
-    let stop = Stop { depth: values.len(), inclusive };
-    Ok(match stop {
-        Stop { depth, inclusive: false } if depth == keys => Position::After(cursor),
-        stop => Position::Start(cursor, stop),
-    })
-}
-
-/// The cursor whose first keys hold the values in `out`, the rest placeholders: read from those
-/// bytes followed by zeros, which every built-in type reads as a value of its own (0, "", a
-/// NULL, 1970-01-01). A key's type of the user's own that refuses zeros (a `NonZeroI64` id)
-/// cannot stand behind a start: the server's error, saying so.
-fn padded<O: SortOrder>(out: Writer) -> Result<O::Cursor, Error> {
-    let mut bytes = out.into_bytes();
-    // The widest built-in value is 16 bytes; a type of the user's own may write several.
-    bytes.resize(bytes.len() + 64 * <O::Keys as KeyShape>::LEN, 0);
-    O::Cursor::read(&mut Reader::new(&bytes)).map_err(|error| {
-        let message = format!(
-            "{}: a page cannot start at values here, because a key's type does not read zero \
-             bytes as a placeholder value ({error}); start from a token instead",
-            O::SORT_ORDER
-        );
-        Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
-    })
-}
-
-/// The field name of key `at` (from 0) of order `O`, for errors.
-fn key_name<O: SortOrder>(at: usize) -> &'static str {
-    let names = padded::<O>(Writer::default()).map(|cursor| O::key_lengths(&cursor));
-    names.ok().and_then(|names| names.get(at).map(|(name, _)| *name)).unwrap_or("the key")
-}
+use crate::position::{padded, Position};
+use crate::sql::{CursorKeys, Stop};
+use crate::token::{CursorValue, Writer};
 
 impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// Serves requests that start at values the client names
     /// ([`PageRequest::starting_at`](crate::PageRequest::starting_at), `?from=`), otherwise
-    /// refused ([`RequestError::StartRefused`], 400). A start lets a client choose a position
+    /// refused ([`RequestError::StartRefused`](crate::RequestError::StartRefused), 400). A start lets a client choose a position
     /// that no row's token holds: harmless where every position is one the client may see, so
     /// a listing opts in. Listings whose tokens are signed refuse starts even so, since their
     /// positions are meant to come from the server.
@@ -111,7 +56,7 @@ impl<Q: Paginate, O: OrderSet<Row = Q::Model>> Paginated<Q, O> {
     /// listing's selection: one statement beside the page's.
     ///
     /// A row the listing does not hold (its filters leave it out, or it was deleted since) fails
-    /// the page with [`RequestError::RowNotListed`] (`404` over HTTP), not a page that starts
+    /// the page with [`RequestError::RowNotListed`](crate::RequestError::RowNotListed) (`404` over HTTP), not a page that starts
     /// elsewhere.
     ///
     /// ```
@@ -211,28 +156,5 @@ where
             self.chosen = Either::Here(Position::Start(cursor, stop));
         }
         Ok(self)
-    }
-}
-
-/// Whether a page starts at values its request named, and whether the listing serves that.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Starts {
-    /// The request named values to start at.
-    pub(crate) asked: bool,
-    /// The listing opted in ([`Paginated::allow_starts`]).
-    pub(crate) allowed: bool,
-    /// The listing's tokens are signed or encrypted: starts are refused whatever it allows.
-    pub(crate) signed: bool,
-}
-
-impl Starts {
-    /// Refuses a start the listing does not serve: the client's error.
-    pub(crate) fn check(self) -> Result<(), RequestError> {
-        match self {
-            Starts { asked: false, .. } => Ok(()),
-            Starts { signed: true, .. } => Err(RequestError::StartRefused { signed: true }),
-            Starts { allowed: false, .. } => Err(RequestError::StartRefused { signed: false }),
-            Starts { .. } => Ok(()),
-        }
     }
 }

@@ -5,6 +5,7 @@ mod start;
 mod wire;
 
 pub use error::RequestError;
+pub(crate) use start::Starts;
 
 use serde::Deserialize;
 

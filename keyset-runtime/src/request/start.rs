@@ -1,7 +1,7 @@
 //! Requests for a page that starts at values the client names, not at a token: "posts from
 //! 1 March", "names from M".
 
-use super::{PageRequest, RequestedPosition};
+use super::{PageRequest, RequestError, RequestedPosition};
 
 impl PageRequest {
     /// The first `limit` rows at or past `values`, in the listing's order and direction: one
@@ -25,7 +25,7 @@ impl PageRequest {
     /// use keyset_runtime::{Keyset, PageRequest, Paginate};
     /// # diesel::table! { posts (id) { id -> BigInt, score -> Integer } }
     ///
-    /// #[derive(Queryable, Selectable, Keyset)]
+    /// #[derive(Queryable, Selectable, Keyset, Debug)]
     /// struct Post {
     ///     #[sort(desc)]
     ///     score: i32,
@@ -104,6 +104,29 @@ impl PageRequest {
         match &self.position {
             RequestedPosition::Start { values, inclusive } => Some((values, *inclusive)),
             _ => None,
+        }
+    }
+}
+
+/// Whether a page starts at values its request named, and whether the listing serves that.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Starts {
+    /// The request named values to start at.
+    pub(crate) asked: bool,
+    /// The listing opted in ([`Paginated::allow_starts`](crate::Paginated::allow_starts)).
+    pub(crate) allowed: bool,
+    /// The listing's tokens are signed or encrypted: starts are refused whatever it allows.
+    pub(crate) signed: bool,
+}
+
+impl Starts {
+    /// Refuses a start the listing does not serve: the client's error.
+    pub(crate) fn check(self) -> Result<(), RequestError> {
+        match self {
+            Starts { asked: false, .. } => Ok(()),
+            Starts { signed: true, .. } => Err(RequestError::StartRefused { signed: true }),
+            Starts { allowed: false, .. } => Err(RequestError::StartRefused { signed: false }),
+            Starts { .. } => Ok(()),
         }
     }
 }

@@ -10,7 +10,7 @@ use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
 use super::dialect::{push_value, SeekDialect};
-use super::keys::{Key, LeadingNulls, SeekKeys, SortColumns};
+use super::keys::{Key, LeadingNulls, SeekKeys, SortColumns, Stop};
 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
 /// opposite when walking backward.
@@ -19,6 +19,16 @@ pub(super) fn strict_op(desc: bool, backward: bool) -> &'static str {
         " < "
     } else {
         " > "
+    }
+}
+
+impl Stop {
+    /// The last key's comparison: `<=`/`>=` when inclusive, else strictly past.
+    pub(super) fn op(self, desc: bool, backward: bool) -> &'static str {
+        match self.inclusive {
+            true => bound_op(desc, backward),
+            false => strict_op(desc, backward),
+        }
     }
 }
 

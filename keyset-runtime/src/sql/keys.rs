@@ -217,14 +217,6 @@ impl Stop {
     pub(crate) fn keys(self, len: usize) -> usize {
         self.depth.min(len)
     }
-
-    /// The last key's comparison: `<=`/`>=` when inclusive, else strictly past.
-    pub(super) fn op(self, desc: bool, backward: bool) -> &'static str {
-        match self.inclusive {
-            true => super::compare::bound_op(desc, backward),
-            false => super::compare::strict_op(desc, backward),
-        }
-    }
 }
 
 /// Renders the columns of a key list: in an ORDER BY, or as a row value `(c1, c2)`.

@@ -31,7 +31,7 @@ use diesel::{Expression, QueryResult};
 
 use super::dialect::SeekDialect;
 use super::keys::{KeyShape, KeysAppearOn, LevelKeys, Region, Stop};
-use super::seek::walk_seek;
+use super::predicate::walk_seek;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 

@@ -58,6 +58,7 @@ mod members;
 mod nullable;
 mod order_by;
 mod plain;
+mod predicate;
 mod seek;
 mod union;
 mod walk;

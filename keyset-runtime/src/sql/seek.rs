@@ -13,6 +13,7 @@ use diesel::{Expression, QueryResult};
 use super::dialect::SeekDialect;
 use super::keys::{CursorKeys, KeyShape, KeysAppearOn, Region, SeekKeys, Stop};
 use super::level::SeekLevel;
+use super::predicate::walk_seek;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 
@@ -124,60 +125,6 @@ where
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         walk_seek(&self.keys, out, (W::BACKWARD, self.region), Stop::PAST)
     }
-}
-
-/// The rows past `keys`' values as `stop` says, in the walk (`backward`) within `region`, as
-/// one predicate in the shape `DB` seeks best: a cursor's [`Seek`], and a start's
-/// ([`SeekLevel::start`]).
-pub(super) fn walk_seek<'b, DB, K>(
-    keys: &'b K,
-    mut out: AstPass<'_, 'b, DB>,
-    (backward, region): (bool, Region),
-    stop: Stop,
-) -> QueryResult<()>
-where
-    DB: Backend + SeekDialect,
-    K: SeekKeys<DB>,
-{
-    // Parenthesised as a whole, so it composes with any user filter (`.or_filter()` too).
-    out.push_sql("(");
-    let compared = stop.keys(K::LEN);
-    let uniform = K::ALL_ASC || K::ALL_DESC;
-    // Among a nullable leading key's values no NULL can match: a row value is exact there.
-    let values = region == Region::Cursor
-        && !keys.leading_is_null()
-        && (K::VALUES_ALL_ASC || K::VALUES_ALL_DESC);
-    if region == Region::Next {
-        keys.walk_next_region(out.reborrow())?;
-    } else if compared == K::LEN && compared > 1 && (uniform || values) && DB::ROW_VALUES {
-        // The leading bound beside the row value: PostgreSQL prunes partitions on
-        // `created_at <= ?` (at plan time, or at executor start under a generic plan), not on a
-        // row comparison, which visits every partition on the cursor's far side.
-        if DB::LEADING_BOUND && keys.walk_leading_bound(out.reborrow(), backward, region, stop)? {
-            out.push_sql(" AND ");
-        }
-        out.push_sql("(");
-        keys.walk_columns(out.reborrow())?;
-        let desc = K::VALUES_ALL_DESC && !K::VALUES_ALL_ASC;
-        out.push_sql(match (desc != backward, stop.inclusive) {
-            (true, false) => ") < (",
-            (true, true) => ") <= (",
-            (false, false) => ") > (",
-            (false, true) => ") >= (",
-        });
-        keys.walk_values(out.reborrow())?;
-        out.push_sql(")");
-    } else {
-        if compared > 1
-            && DB::LEADING_BOUND
-            && keys.walk_leading_bound(out.reborrow(), backward, region, stop)?
-        {
-            out.push_sql(" AND ");
-        }
-        keys.walk_chain(out.reborrow(), backward, region, stop)?;
-    }
-    out.push_sql(")");
-    Ok(())
 }
 
 // For a model without nullable keys this is a function of its types and the backend alone

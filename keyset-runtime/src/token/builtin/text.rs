@@ -63,37 +63,36 @@ pub(super) use dates::{clock, date, date_time, Clock, Written, Ymd, DATE, DATE_T
 /// the day of the month and the time of day. chrono's types and the time crate's read these.
 #[cfg(any(feature = "chrono", feature = "time"))]
 mod dates {
-    pub(in crate::token::builtin) const DATE_TIME: &str =
+    pub(in super::super) const DATE_TIME: &str =
         "a date and time (RFC 3339, e.g. `2024-03-01T09:30:00Z`) or a date (`2024-03-01`)";
-    pub(in crate::token::builtin) const DATE: &str = "a date, e.g. `2024-03-01`";
-    pub(in crate::token::builtin) const TIME: &str =
-        "a time of day, e.g. `09:30` or `09:30:15.250`";
+    pub(in super::super) const DATE: &str = "a date, e.g. `2024-03-01`";
+    pub(in super::super) const TIME: &str = "a time of day, e.g. `09:30` or `09:30:15.250`";
 
     /// A date: its year, month and day.
-    pub(in crate::token::builtin) type Ymd = (i32, u8, u8);
+    pub(in super::super) type Ymd = (i32, u8, u8);
 
     #[derive(Debug, Clone, Copy, PartialEq)]
-    pub(in crate::token::builtin) struct Written {
-        pub(in crate::token::builtin) date: Ymd,
-        pub(in crate::token::builtin) clock: Clock,
+    pub(in super::super) struct Written {
+        pub(in super::super) date: Ymd,
+        pub(in super::super) clock: Clock,
         /// The offset in seconds east of UTC, when one is written.
-        pub(in crate::token::builtin) offset: Option<i32>,
+        pub(in super::super) offset: Option<i32>,
     }
 
     /// A time of day: seconds and their fraction may be left out (zero).
     #[derive(Debug, Clone, Copy, PartialEq, Default)]
-    pub(in crate::token::builtin) struct Clock {
-        pub(in crate::token::builtin) hour: u8,
-        pub(in crate::token::builtin) minute: u8,
-        pub(in crate::token::builtin) second: u8,
-        pub(in crate::token::builtin) nano: u32,
+    pub(in super::super) struct Clock {
+        pub(in super::super) hour: u8,
+        pub(in super::super) minute: u8,
+        pub(in super::super) second: u8,
+        pub(in super::super) nano: u32,
     }
 
     /// Reads `YYYY-MM-DD` (midnight, no offset), or that followed by `T` (or `t` or a space)
     /// and a time of day ([`clock`]'s form), then optionally an offset: `Z` (or `z`) or
     /// `±HH:MM`. RFC 3339 is the last form with its seconds. A space for the offset's sign is
     /// read as `+`: a query string's decoding turns an unescaped `+` into a space.
-    pub(in crate::token::builtin) fn date_time(text: &str) -> Option<Written> {
+    pub(in super::super) fn date_time(text: &str) -> Option<Written> {
         let (date, rest) = date_prefix(text.as_bytes())?;
         let mut written = Written { date, clock: Clock::default(), offset: None };
         let rest = match rest {
@@ -121,12 +120,12 @@ mod dates {
     }
 
     /// Reads `YYYY-MM-DD`: the year, month and day.
-    pub(in crate::token::builtin) fn date(text: &str) -> Option<Ymd> {
+    pub(in super::super) fn date(text: &str) -> Option<Ymd> {
         all(date_prefix(text.as_bytes()))
     }
 
     /// Reads `HH:MM`, `HH:MM:SS` or `HH:MM:SS.f` (one to nine digits of a second).
-    pub(in crate::token::builtin) fn clock(text: &str) -> Option<Clock> {
+    pub(in super::super) fn clock(text: &str) -> Option<Clock> {
         all(clock_prefix(text.as_bytes()))
     }
 
@@ -233,22 +232,28 @@ pub(super) mod tests {
     use std::fmt::Debug;
 
     use super::*;
-    use crate::token::builtin::tests::round_trip;
     use crate::token::value::NO_TEXT_FORM;
-    use crate::token::CursorValue;
+    use crate::token::{CursorValue, Reader, Writer};
+
+    /// Writes `value` and reads it back: the same value, every byte read.
+    fn round_trip<T: CursorValue + PartialEq + Debug>(value: T) {
+        let mut out = Writer::default();
+        value.write(&mut out);
+        let bytes = out.into_bytes();
+        let mut input = Reader::new(&bytes);
+        assert_eq!(T::read(&mut input).as_ref(), Ok(&value), "{bytes:?}");
+        assert!(input.rest().is_empty(), "{value:?} left bytes unread");
+    }
 
     /// `text` reads as `expected`, and what it reads writes and reads back.
-    pub(in crate::token::builtin) fn reads<T: CursorValue + PartialEq + Debug>(
-        text: &str,
-        expected: T,
-    ) {
+    pub(in super::super) fn reads<T: CursorValue + PartialEq + Debug>(text: &str, expected: T) {
         let value = T::from_text(text);
         assert_eq!(value.as_ref(), Ok(&expected), "{text:?}");
         round_trip(value.unwrap());
     }
 
     /// `text` is refused with `message`.
-    pub(in crate::token::builtin) fn refuses<T: CursorValue + Debug>(text: &str, message: &str) {
+    pub(in super::super) fn refuses<T: CursorValue + Debug>(text: &str, message: &str) {
         assert_eq!(T::from_text(text).err(), Some(message), "{text:?}");
     }
 
@@ -347,7 +352,7 @@ pub(super) mod tests {
     /// Not a date and time, nor a date: the wrong shape, or a right one with more around it.
     #[cfg(any(feature = "chrono", feature = "time"))]
     #[rustfmt::skip]
-    pub(in crate::token::builtin) const NOT_DATE_TIMES: &[&str] = &[
+    pub(in super::super) const NOT_DATE_TIMES: &[&str] = &[
         "", "garbage", "NaN", "2024-3-1", "24-03-01", "+2024-03-01", " 2024-03-01", "2024-03-01 ",
         "2024/03/01", "２０２４-03-01", "2024-03-01T", "2024-03-01Z", "2024-03-01T9:30",
         "2024-03-01T09", "2024-03-01T09:30:15.", "2024-03-01T09:30:15.1234567891",
