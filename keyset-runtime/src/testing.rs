@@ -41,7 +41,7 @@ pub mod sql {
             Seek::within(self, region)
         }
         fn level(self, level: usize) -> SeekLevel<M, W> {
-            Seek::tie_level(self, level)
+            Seek::start_level(self, level, false)
         }
     }
 

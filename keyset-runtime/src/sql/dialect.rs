@@ -38,7 +38,7 @@ pub trait SeekDialect: Backend {
     const LEADING_BOUND: bool;
     /// Whether a page after (or before) a cursor is better fetched as one seek per tie level,
     /// innermost first, than as one predicate: `k1 = ? AND k2 < ?`, then `k1 < ?` only if the
-    /// page is not yet full (see `Seek::tie_level`). Each level is an
+    /// page is not yet full (see `Seek::start_level`). Each level is an
     /// equality prefix plus one range, which an index seeks exactly; a page then costs up to one
     /// statement per sort key instead of one. Only for models whose keys are all non-nullable,
     /// and only for queries that can run more than once ([`Repeat`](crate::Repeat)).

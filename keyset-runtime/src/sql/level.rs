@@ -36,7 +36,7 @@ use super::walk::Walk;
 use crate::orders::SortOrder;
 
 /// One tie level of a [`Seek`](super::Seek), or a start's predicate, as a predicate: built by
-/// `Seek::tie_level`, `Seek::start_level` and `Seek::start`.
+/// `Seek::start_level` and `Seek::start`.
 pub struct SeekLevel<M: SortOrder, W> {
     keys: M::Keys,
     part: Part,

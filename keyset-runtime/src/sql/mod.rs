@@ -21,7 +21,7 @@
 //! the row value alone); MySQL and MariaDB cannot range-scan a row value. SQLite seeks only the leading column
 //! of the OR expansion (and of a row value too, when the tiebreaker is the rowid), then steps
 //! through the cursor's tie group, so a page there is fetched one tie level at a time
-//! ([`Seek::tie_level`]: `created_at = ? AND id < ?`, then `created_at < ?` if the page is not full),
+//! ([`Seek::start_level`]: `created_at = ? AND id < ?`, then `created_at < ?` if the page is not full),
 //! each level an exact seek (see [`SeekDialect`]'s implementations for the plans). For mixed
 //! directions PostgreSQL, which has no row value for them, seeks only the OR expansion's leading
 //! bound and filters the cursor's tie group; a page there runs its tie levels as one statement,

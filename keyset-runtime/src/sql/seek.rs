@@ -39,24 +39,19 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
     }
 
     /// One tie level of this seek (see [`SeekLevel`]): level `k` is the rows equal to the cursor
-    /// on the first `k - 1` keys and strictly past it on key `k`, e.g. `created_at = ? AND id < ?`
-    /// for level 2 of `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1,
-    /// fetched in that order, are exactly the rows of the whole seek, in order: what a page runs
-    /// on SQLite ([`SeekDialect::SEEK_PER_TIE_LEVEL`], one statement per level, the next only
-    /// while the page is short). With a nullable leading key the levels lie within the cursor's
-    /// region (see `level.rs`); a nullable key behind another has none planned.
+    /// on the first `k - 1` keys and strictly past it on key `k` (at or past it when
+    /// `inclusive`: a start's innermost level), e.g. `created_at = ? AND id < ?` for level 2 of
+    /// `created_at DESC, id DESC`. Levels `n` (the number of keys) down to 1, fetched in that
+    /// order, are exactly the rows of the whole seek, in order: what a page runs on SQLite
+    /// ([`SeekDialect::SEEK_PER_TIE_LEVEL`], one statement per level, the next only while the
+    /// page is short); a start at the first `d` keys is its levels `d` down to 1. With a
+    /// nullable leading key the levels lie within the cursor's region (see `level.rs`); a
+    /// nullable key behind another has none planned.
     ///
     /// # Panics
     ///
     /// When `level` is 0 or greater than the number of sort keys: the page machine plans levels
     /// 1 to the number of keys only.
-    pub(crate) fn tie_level(self, level: usize) -> SeekLevel<M, W> {
-        SeekLevel::new(self.keys, level, false)
-    }
-
-    /// Tie level `level` of a start at this cursor's values ([`SeekLevel::start`]): as
-    /// [`tie_level`](Self::tie_level), its last comparison at or past the value when
-    /// `inclusive`. A start at the first `d` keys is its levels `d` down to 1.
     pub(crate) fn start_level(self, level: usize, inclusive: bool) -> SeekLevel<M, W> {
         SeekLevel::new(self.keys, level, inclusive)
     }
