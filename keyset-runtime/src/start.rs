@@ -136,6 +136,21 @@ where
 
     /// As [`start_at`](Self::start_at), without the rows equal to `value`: the page starts
     /// strictly past it.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// # use keyset_runtime::{Keyset, PageRequest, Paginate};
+    /// # diesel::table! { posts (id) { id -> BigInt } }
+    /// # #[derive(Queryable, Selectable, Keyset)]
+    /// # struct Post { #[sort(asc)] #[tiebreaker] id: i64 }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1), (2), (3)").execute(&mut conn).unwrap();
+    /// let query = posts::table.select(Post::as_select());
+    /// let page = query.paginate(&PageRequest::first(10))?.start_past(1)?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [2, 3]);
+    /// # Ok::<(), keyset_runtime::Error>(())
+    /// ```
     pub fn start_past(
         self,
         value: <<Q::Model as Keyset>::Keys as CursorKeys>::Leading,
@@ -148,7 +163,7 @@ where
         value: <<Q::Model as Keyset>::Keys as CursorKeys>::Leading,
         inclusive: bool,
     ) -> Result<Self, Error> {
-        if let Either::Here(Position::First) = self.chosen {
+        if <Q::Model as OrderSet>::List::is_first(&self.chosen) {
             let mut out = Writer::default();
             value.write(&mut out);
             let cursor = padded::<Q::Model>(out)?;

@@ -189,6 +189,8 @@ pub enum Region {
 /// a cursor's seek is strictly past every key ([`Stop::PAST`]); a page that starts at values
 /// compares the first `depth` keys and, `inclusive`, keeps the rows equal to them there ("from
 /// 1 March": `created_at <= ?` in `created_at DESC`).
+/// (Named in the hidden `Position` only.)
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stop {
     /// How many leading keys are compared, from 1; past the number of keys, every key.
