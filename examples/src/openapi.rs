@@ -56,6 +56,21 @@ impl IntoResponses for PageResponses {
     }
 }
 
+/// [`PageResponses`], and the `404` of a page around a post that does not exist (`/posts`'
+/// `around`).
+pub struct AroundResponses;
+
+impl IntoResponses for AroundResponses {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        let missing = ResponseBuilder::new()
+            .description("`around` names a post the listing does not hold")
+            .content("application/problem+json", json(Problem::name()));
+        let mut responses = PageResponses::responses();
+        responses.insert("404".into(), missing.build().into());
+        responses
+    }
+}
+
 /// The answers of a request that failed: each a problem (RFC 9457).
 pub struct Refusals;
 

@@ -49,7 +49,7 @@ use serde::Deserialize;
 use utoipa::{IntoParams, OpenApi, ToSchema};
 
 use crate::db::{self, Db, Fault, Post, PostOrder};
-use crate::openapi::{ApiDoc, Created, NoContent, PageResponses};
+use crate::openapi::{ApiDoc, AroundResponses, Created, NoContent, PageResponses};
 
 /// The service's routes, on the posts database. Each request takes a connection from the pool
 /// for as long as its statements run, and awaits them: nothing blocks an async thread (SQLite's
@@ -98,7 +98,7 @@ async fn openapi() -> Json<utoipa::openapi::OpenApi> {
 
 /// `GET /posts?sort=top&dir=asc&limit=..&after=..`: one page of posts in the order the client
 /// chose. A token of another order or direction is refused by keyset.
-#[utoipa::path(get, path = "/posts", tag = "posts", params(Around, Sorted<PostOrder>), responses(PageResponses))]
+#[utoipa::path(get, path = "/posts", tag = "posts", params(Around, Sorted<PostOrder>), responses(AroundResponses))]
 pub(crate) async fn list_posts(
     State(db): State<Db>,
     OriginalUri(uri): OriginalUri,

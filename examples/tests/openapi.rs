@@ -39,6 +39,8 @@ async fn the_document_describes_every_route_its_parameters_and_answers() {
         }
     }
     assert!(doc["paths"]["/posts"]["post"]["responses"]["201"].is_object());
+    assert!(doc["paths"]["/posts"]["get"]["responses"]["404"].is_object(), "around a missing post");
+    assert!(doc["paths"]["/feed"]["get"]["responses"]["404"].is_null());
     assert!(doc["paths"]["/users/{id}/follows/{author}"]["put"]["responses"]["204"].is_object());
 
     // A listing's parameters: the order's names, then the page's.
