@@ -1,8 +1,8 @@
 //! The built-in [`CursorValue`] impls (formats in `value.rs`'s table): integers, floats, `bool`,
-//! strings, bytes, options and tuples; chrono's dates and times (feature `chrono`); `uuid::Uuid`
-//! (feature `uuid`); the time crate's dates and times (feature `time`, in `builtin/time_values.rs`);
-//! `bigdecimal::BigDecimal` (feature `numeric`, in `builtin/decimal_values.rs`). Their text forms
-//! read through `builtin/text.rs`.
+//! strings, bytes, options and tuples; `uuid::Uuid` (feature `uuid`); chrono's dates and times
+//! (feature `chrono`, in `builtin/chrono_values.rs`), the time crate's (feature `time`, in
+//! `builtin/time_values.rs`); `bigdecimal::BigDecimal` (feature `numeric`, in
+//! `builtin/decimal_values.rs`). Their text forms read through `builtin/text.rs`.
 
 use super::bind::{unbindable, Engine};
 use super::error::CursorError;
@@ -223,112 +223,7 @@ macro_rules! tuple_values {
 tuple_values! { (A) (A, B) (A, B, C) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F) }
 
 #[cfg(feature = "chrono")]
-mod chrono_values {
-    use chrono::{
-        DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc,
-    };
-
-    use super::{invalid, text, CursorError, CursorValue, Engine, Reader, Writer};
-    use crate::token::bind::{check_date, check_instant, check_time};
-
-    impl CursorValue for DateTime<Utc> {
-        fn write(&self, out: &mut Writer) {
-            out.signed(self.timestamp());
-            out.varint(self.timestamp_subsec_nanos().into());
-        }
-        fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
-            let (seconds, nanos) = (input.signed()?, input.varint()?);
-            u32::try_from(nanos)
-                .ok()
-                .and_then(|nanos| DateTime::from_timestamp(seconds, nanos))
-                .ok_or_else(|| invalid("a timestamp out of range"))
-        }
-        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
-            check_instant(engine, self.timestamp(), self.timestamp_subsec_nanos())
-        }
-        fn from_text(text: &str) -> Result<Self, &'static str> {
-            text::naive_date_time(text).map(|at| at.and_utc())
-        }
-    }
-
-    impl CursorValue for NaiveDateTime {
-        fn write(&self, out: &mut Writer) {
-            self.and_utc().write(out);
-        }
-        fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
-            DateTime::<Utc>::read(input).map(|at| at.naive_utc())
-        }
-        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
-            self.and_utc().check_bind(engine)
-        }
-        fn from_text(text: &str) -> Result<Self, &'static str> {
-            text::naive_date_time(text)
-        }
-    }
-
-    impl CursorValue for DateTime<FixedOffset> {
-        fn write(&self, out: &mut Writer) {
-            self.to_utc().write(out);
-            out.signed(self.offset().local_minus_utc().into());
-        }
-        fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
-            let at = DateTime::<Utc>::read(input)?;
-            i32::try_from(input.signed()?)
-                .ok()
-                .and_then(FixedOffset::east_opt)
-                .map(|offset| at.with_timezone(&offset))
-                .ok_or_else(|| invalid("a UTC offset out of range"))
-        }
-        /// Bound as its UTC instant.
-        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
-            self.to_utc().check_bind(engine)
-        }
-        fn from_text(text: &str) -> Result<Self, &'static str> {
-            text::fixed(text)
-        }
-    }
-
-    impl CursorValue for NaiveDate {
-        fn write(&self, out: &mut Writer) {
-            out.signed(self.num_days_from_ce().into());
-        }
-        fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
-            i32::try_from(input.signed()?)
-                .ok()
-                .and_then(NaiveDate::from_num_days_from_ce_opt)
-                .ok_or_else(|| invalid("a date out of range"))
-        }
-        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
-            check_date(engine, self.num_days_from_ce().into(), self.year())
-        }
-        fn from_text(text: &str) -> Result<Self, &'static str> {
-            text::naive_date(text)
-        }
-    }
-
-    impl CursorValue for NaiveTime {
-        fn write(&self, out: &mut Writer) {
-            out.varint(self.num_seconds_from_midnight().into());
-            out.varint(self.nanosecond().into());
-        }
-        fn read(input: &mut Reader<'_>) -> Result<Self, CursorError> {
-            let (seconds, nanos) = (input.varint()?, input.varint()?);
-            u32::try_from(seconds)
-                .ok()
-                .zip(u32::try_from(nanos).ok())
-                .and_then(|(seconds, nanos)| {
-                    NaiveTime::from_num_seconds_from_midnight_opt(seconds, nanos)
-                })
-                .ok_or_else(|| invalid("a time of day out of range"))
-        }
-        fn check_bind(&self, engine: Engine) -> Result<(), CursorError> {
-            check_time(engine, self.nanosecond())
-        }
-        fn from_text(text: &str) -> Result<Self, &'static str> {
-            text::naive_time(text)
-        }
-    }
-}
+mod chrono_values;
 
 #[cfg(feature = "time")]
 mod time_values;

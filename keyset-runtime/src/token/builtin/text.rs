@@ -172,61 +172,6 @@ mod dates {
     }
 }
 
-#[cfg(feature = "chrono")]
-pub(super) use chrono_text::{fixed, naive_date, naive_date_time, naive_time};
-
-/// chrono's dates and times from their text (feature `chrono`).
-#[cfg(feature = "chrono")]
-mod chrono_text {
-    use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
-
-    use super::{clock, date, date_time, Clock, Written, Ymd, DATE, DATE_TIME, TIME};
-
-    fn time_of(clock: Clock) -> Option<NaiveTime> {
-        let Clock { hour, minute, second, nano } = clock;
-        NaiveTime::from_hms_nano_opt(hour.into(), minute.into(), second.into(), nano)
-    }
-
-    fn date_of((year, month, day): Ymd) -> Option<NaiveDate> {
-        NaiveDate::from_ymd_opt(year, month.into(), day.into())
-    }
-
-    fn local(written: Written) -> Option<NaiveDateTime> {
-        Some(date_of(written.date)?.and_time(time_of(written.clock)?))
-    }
-
-    /// With an offset, the UTC date and time; without one, as written.
-    pub(in super::super) fn naive_date_time(text: &str) -> Result<NaiveDateTime, &'static str> {
-        date_time(text)
-            .and_then(|written| match written.offset {
-                None => local(written),
-                Some(offset) => FixedOffset::east_opt(offset)?
-                    .from_local_datetime(&local(written)?)
-                    .single()
-                    .map(|at| at.naive_utc()),
-            })
-            .ok_or(DATE_TIME)
-    }
-
-    /// At the offset written, or at `+00:00` without one.
-    pub(in super::super) fn fixed(text: &str) -> Result<DateTime<FixedOffset>, &'static str> {
-        date_time(text)
-            .and_then(|written| {
-                let offset = FixedOffset::east_opt(written.offset.unwrap_or(0))?;
-                offset.from_local_datetime(&local(written)?).single()
-            })
-            .ok_or(DATE_TIME)
-    }
-
-    pub(in super::super) fn naive_date(text: &str) -> Result<NaiveDate, &'static str> {
-        date(text).and_then(date_of).ok_or(DATE)
-    }
-
-    pub(in super::super) fn naive_time(text: &str) -> Result<NaiveTime, &'static str> {
-        clock(text).and_then(time_of).ok_or(TIME)
-    }
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use std::fmt::Debug;
@@ -388,59 +333,5 @@ pub(super) mod tests {
         assert_eq!(date("2024-03-01T00:00"), None);
         assert_eq!(clock("23:59:59.999999999"), Some(hms(23, 59, 59, 999_999_999)));
         assert_eq!(clock("09:30Z"), None);
-    }
-
-    #[cfg(feature = "chrono")]
-    #[test]
-    fn chrono_values_read_their_text() {
-        use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-        let at = |(year, month, day), (hour, minute, second), nano| {
-            NaiveDate::from_ymd_opt(year, month, day)
-                .unwrap()
-                .and_hms_nano_opt(hour, minute, second, nano)
-                .unwrap()
-        };
-        reads("2024-03-01", at((2024, 3, 1), (0, 0, 0), 0));
-        reads("2024-03-01T10:00:00+02:00", at((2024, 3, 1), (8, 0, 0), 0));
-        reads("2024-03-01T00:30:00+01:00", at((2024, 2, 29), (23, 30, 0), 0));
-        reads("2024-03-01T10:00:00-05:30", at((2024, 3, 1), (15, 30, 0), 0));
-        reads("2024-03-01 10:00:00 02:00", at((2024, 3, 1), (8, 0, 0), 0));
-        reads("2024-03-01T09:30", at((2024, 3, 1), (9, 30, 0), 0));
-        reads("2024-03-01T09:30:15.123456789", at((2024, 3, 1), (9, 30, 15), 123_456_789));
-        reads("2024-03-01T09:30:15.5z", at((2024, 3, 1), (9, 30, 15), 500_000_000));
-        reads("2024-03-01T09:30:00", at((2024, 3, 1), (9, 30, 0), 0).and_utc());
-        reads("2024-03-01T09:30:00-01:00", at((2024, 3, 1), (10, 30, 0), 0).and_utc());
-        let not_days =
-            ["2024-02-30", "2023-02-29T00:00", "2024-03-01T24:00", "2024-03-01T23:59:60"];
-        for &text in NOT_DATE_TIMES.iter().chain(&not_days) {
-            refuses::<NaiveDateTime>(text, DATE_TIME);
-            refuses::<DateTime<Utc>>(text, DATE_TIME);
-            refuses::<DateTime<FixedOffset>>(text, DATE_TIME);
-        }
-
-        // Kept at its offset, as chrono's own RFC 3339 reading keeps it.
-        for text in [
-            "2024-03-01T10:00:00+02:00",
-            "2024-03-01T10:00:00.000001-09:30",
-            "0000-01-01T00:00:00Z",
-        ] {
-            let value = DateTime::<FixedOffset>::from_text(text).unwrap();
-            let expected = DateTime::parse_from_rfc3339(text).unwrap();
-            assert_eq!((value, value.offset()), (expected, expected.offset()), "{text}");
-            reads(text, expected);
-        }
-        let naive = DateTime::<FixedOffset>::from_text("2024-03-01T10:00").unwrap();
-        assert_eq!(naive.offset(), &FixedOffset::east_opt(0).unwrap());
-        assert_eq!(naive.naive_utc(), at((2024, 3, 1), (10, 0, 0), 0));
-
-        reads("2024-02-29", NaiveDate::from_ymd_opt(2024, 2, 29).unwrap());
-        for text in ["2023-02-29", "2024-03-01T00:00", "2024-3-1", ""] {
-            refuses::<NaiveDate>(text, DATE);
-        }
-        reads("09:30", NaiveTime::from_hms_opt(9, 30, 0).unwrap());
-        reads("23:59:59.999999999", NaiveTime::from_hms_nano_opt(23, 59, 59, 999_999_999).unwrap());
-        for text in ["24:00", "9:30", "09:60", "23:59:60", "09:30:00Z", "2024-03-01T09:30", ""] {
-            refuses::<NaiveTime>(text, TIME);
-        }
     }
 }
