@@ -15,6 +15,7 @@ pub mod pages;
 pub mod schema;
 pub mod seed;
 pub mod shards;
+pub mod start_pages;
 
 use std::path::PathBuf;
 
