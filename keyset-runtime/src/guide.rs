@@ -19,6 +19,9 @@ pub mod feeds {}
 #[doc = include_str!("../guide/counts.md")]
 pub mod counts {}
 
+#[doc = include_str!("../guide/navigation.md")]
+pub mod navigation {}
+
 #[doc = include_str!("../guide/nullable.md")]
 pub mod nullable {}
 
