@@ -201,10 +201,6 @@ fn main() {
         if results.ratios.0.is_empty() {
             return;
         }
-        let out = keyset_benches::out_dir();
-        let header = "engine,form,interleaved_median_us\n";
-        keyset_benches::measure::write(&out, "counts.csv", &format!("{header}{}", results.csv));
-        keyset_benches::measure::write(&out, "counts-ratios.csv", &results.ratios.csv());
         let markdown = format!(
             "Medians in µs of one interleaved run per engine; each count is its page's time less \
              the page alone (a page of one row, first page).\n\n\
@@ -213,8 +209,8 @@ fn main() {
             results.table,
             results.ratios.markdown("engine"),
         );
-        eprintln!("{markdown}");
-        keyset_benches::measure::write(&keyset_benches::work_dir(), "counts.md", &markdown);
+        let csv = format!("engine,form,interleaved_median_us\n{}", results.csv);
+        keyset_benches::measure::write_results("counts", &csv, &results.ratios, &markdown);
     }
     #[cfg(not(any(feature = "postgres", feature = "mysql")))]
     {

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion};
 use diesel::Connection;
 use keyset_benches::feed_seed::{Distribution, FeedPost, FeedPostCursor, SIZES};
-use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::measure::{self, Group, Results, Target};
 use keyset_benches::order_pages::recorded;
 use keyset_benches::pages::PAGE;
 use keyset_runtime::{Keyset, PageRequest};
@@ -47,14 +47,6 @@ const DEEP_PAGES: usize = 50;
 
 /// Forms slower than this are timed by the interleaved run alone.
 const CRITERION_AT_MOST: Duration = Duration::from_millis(5);
-
-#[derive(Default)]
-struct Results {
-    /// `backend,distribution,authors,page,depth,variant,statements,criterion_us,interleaved_us`
-    csv: String,
-    table: String,
-    ratios: Ratios,
-}
 
 fn main() {
     let mut criterion = Criterion::default().without_plots().configure_from_args();
@@ -75,14 +67,9 @@ fn main() {
     }
 
     criterion.final_summary();
-    if results.ratios.0.is_empty() {
+    if results.is_empty() {
         return; // `--test`, or everything filtered out: nothing measured, nothing to write
     }
-    let out = keyset_benches::out_dir();
-    let header = "backend,distribution,authors,page,depth,variant,statements,\
-                  criterion_median_us,interleaved_median_us\n";
-    measure::write(&out, "feeds.csv", &format!("{header}{}", results.csv));
-    measure::write(&out, "feeds-ratios.csv", &results.ratios.csv());
     let markdown = format!(
         "{} posts by 10,000 authors, pages of {PAGE} (each statement fetches {}); the deep page \
          is the one after {DEEP_PAGES} pages (or the last full page of a shorter feed), its \
@@ -101,8 +88,9 @@ fn main() {
         results.table,
         results.ratios.markdown("backend, set, authors"),
     );
-    measure::write(&keyset_benches::work_dir(), "feeds.md", &markdown);
-    println!("\n{markdown}");
+    let header = "backend,distribution,authors,page,depth,variant,statements,\
+                  criterion_median_us,interleaved_median_us\n";
+    results.write("feeds", header, &markdown);
 }
 
 /// Whether this run measures `name`'s engine: every one the features build, or those that

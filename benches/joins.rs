@@ -21,7 +21,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 use diesel::prelude::*;
 use keyset_benches::join_pages::{self, PAGE};
-use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::measure::{self, Group, Results, Target};
 use keyset_benches::schema::{Author, JoinPost, JoinPostCursor, PostByAuthor, PostByAuthorCursor};
 use keyset_benches::seed;
 use keyset_runtime::explain::PlanError;
@@ -51,15 +51,6 @@ const PAGES: [&str; 4] = [
     "authors.name order: deep page",
 ];
 
-#[derive(Default)]
-struct Results {
-    /// `backend,page,criterion_median_us,interleaved_median_us`
-    csv: String,
-    /// The same as a Markdown table.
-    table: String,
-    ratios: Ratios,
-}
-
 fn main() {
     let mut criterion = Criterion::default().without_plots().configure_from_args();
     let mut results = Results::default();
@@ -71,13 +62,9 @@ fn main() {
     run(&mut criterion, mysql(), &mut results);
 
     criterion.final_summary();
-    if results.ratios.0.is_empty() {
+    if results.is_empty() {
         return; // `--test`, or everything filtered out: nothing measured, nothing to write
     }
-    let out = keyset_benches::out_dir();
-    let header = "backend,page,criterion_median_us,interleaved_median_us\n";
-    measure::write(&out, "joins.csv", &format!("{header}{}", results.csv));
-    measure::write(&out, "joins-ratios.csv", &results.ratios.csv());
     let rows = seed::join_rows();
     let markdown = format!(
         "A page of posts ⋈ authors selecting `(post, author)`, in the posts' own order \
@@ -92,8 +79,7 @@ fn main() {
         results.table,
         results.ratios.markdown("backend"),
     );
-    measure::write(&keyset_benches::work_dir(), "joins.md", &markdown);
-    println!("\n{markdown}");
+    results.write("joins", "backend,page,criterion_median_us,interleaved_median_us\n", &markdown);
 }
 
 /// Where the deep page starts: two pages past half-way, inside a tie group of either order (of

@@ -87,10 +87,6 @@ fn main() {
     if results.ratios.0.is_empty() {
         return; // `--test`, or everything filtered out: nothing measured, nothing to write
     }
-    let out = keyset_benches::out_dir();
-    let header = "backend,order,page,depth,statements,criterion_median_us,interleaved_median_us\n";
-    measure::write(&out, "orders.csv", &format!("{header}{}", results.csv));
-    measure::write(&out, "orders-ratios.csv", &results.ratios.csv());
     let markdown = format!(
         "{} rows, pages of {PAGE} (each statement fetches {}); load average (1, 5, 15 min) at \
          the start {load_before}, at the end {}. Medians in µs; `statements` is how many the \
@@ -106,8 +102,9 @@ fn main() {
         results.ratios.markdown("backend, order"),
         results.plans,
     );
-    measure::write(&keyset_benches::work_dir(), "orders.md", &markdown);
-    println!("\n{markdown}");
+    let header = "backend,order,page,depth,statements,criterion_median_us,interleaved_median_us\n";
+    let csv = format!("{header}{}", results.csv);
+    measure::write_results("orders", &csv, &results.ratios, &markdown);
 }
 
 /// `/proc/loadavg`'s first three fields, or `?` where there is none.

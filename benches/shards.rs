@@ -116,10 +116,6 @@ fn main() {
         ratios.add(&subject, "merged / one database: deep page", at(deep), deep_one, Target::None);
     }
 
-    let out = keyset_benches::out_dir();
-    let header = "backend,page,criterion_median_us,interleaved_median_us\n";
-    measure::write(&out, "shards.csv", &format!("{header}{csv}"));
-    measure::write(&out, "shards-ratios.csv", &ratios.csv());
     let markdown = format!(
         "A page of {PAGE} rows of {rows} posts spread over 1–8 SQLite files by a hash of the id, \
          merged with `load_page_sharded`, beside `load_page` on one database holding them all; \
@@ -128,6 +124,6 @@ fn main() {
         depths[1] * PAGE,
         ratios.markdown("shards"),
     );
-    measure::write(&keyset_benches::work_dir(), "shards.md", &markdown);
-    println!("\n{markdown}");
+    let header = "backend,page,criterion_median_us,interleaved_median_us\n";
+    measure::write_results("shards", &format!("{header}{csv}"), &ratios, &markdown);
 }

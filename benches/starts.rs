@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion};
 use diesel::Connection;
-use keyset_benches::measure::{self, Group, Ratios, Target};
+use keyset_benches::measure::{self, Group, Results, Target};
 use keyset_benches::order_cursors::{self, Position};
 use keyset_benches::order_pages::{self, recorded};
 use keyset_benches::order_seed::DRAFT_EVERY;
@@ -89,14 +89,6 @@ macro_rules! engine {
     }};
 }
 
-#[derive(Default)]
-struct Results {
-    /// `backend,order,position,form,statements,criterion_us,interleaved_us`
-    csv: String,
-    table: String,
-    ratios: Ratios,
-}
-
 fn main() {
     let mut criterion = Criterion::default().without_plots().configure_from_args();
     let mut results = Results::default();
@@ -116,13 +108,9 @@ fn main() {
     }
 
     criterion.final_summary();
-    if results.ratios.0.is_empty() {
+    if results.is_empty() {
         return; // `--test`, or everything filtered out: nothing measured, nothing to write
     }
-    let out = keyset_benches::out_dir();
-    let header = "backend,order,position,form,statements,criterion_median_us,interleaved_median_us\n";
-    measure::write(&out, "starts.csv", &format!("{header}{}", results.csv));
-    measure::write(&out, "starts-ratios.csv", &results.ratios.csv());
     let markdown = format!(
         "{} rows, pages of {PAGE}. Medians in µs of one interleaved run per position; the \
          statements each form ran in brackets. A start's page begins at the first row of the \
@@ -133,8 +121,9 @@ fn main() {
         results.table,
         results.ratios.markdown("backend, order, position"),
     );
-    measure::write(&keyset_benches::work_dir(), "starts.md", &markdown);
-    println!("\n{markdown}");
+    let header =
+        "backend,order,position,form,statements,criterion_median_us,interleaved_median_us\n";
+    results.write("starts", header, &markdown);
 }
 
 /// Checks and times every form at each of `order`'s positions.
@@ -255,6 +244,9 @@ fn value_start<C: Connection, M: Keyset + Clone + PartialEq + Debug>(
     let rows = keyset_benches::seed::rows();
     let drafts = rows - rows / DRAFT_EVERY;
     let edge = (order.window)(conn, drafts - 1, 2);
-    assert!(!(order.ties)(&edge[0], row) && (order.ties)(&edge[1], row), "drafts begin at {drafts}");
+    assert!(
+        !(order.ties)(&edge[0], row) && (order.ties)(&edge[1], row),
+        "drafts begin at {drafts}"
+    );
     drafts
 }

@@ -59,12 +59,7 @@ fn main() {
     if ratios.0.is_empty() {
         return; // `--test`, or everything filtered out
     }
-    let out = keyset_benches::out_dir();
-    measure::write(&out, "token.csv", &csv);
-    measure::write(&out, "token-ratios.csv", &ratios.csv());
-    let md = ratios.markdown("cursor");
-    measure::write(&keyset_benches::work_dir(), "token.md", &md);
-    println!("\n{md}");
+    measure::write_results("token", &csv, &ratios, &ratios.markdown("cursor"));
 }
 
 /// The naive cursors: the same fields, with `#[derive(Serialize, Deserialize)]`.

@@ -253,3 +253,36 @@ pub fn write(dir: &Path, name: &str, contents: &str) {
     std::fs::write(&path, contents).unwrap_or_else(|err| panic!("write {}: {err}", path.display()));
     eprintln!("wrote {}", path.display());
 }
+
+/// Writes a bench's results: `{name}.csv` (header line included in `csv`) and
+/// `{name}-ratios.csv` into [`crate::out_dir`] (`docs/` under `benches/run.sh`), and `markdown`
+/// as `{name}.md` into [`crate::work_dir`], from which `benches/run.sh` assembles
+/// `docs/benchmarks.md`; then prints the Markdown.
+pub fn write_results(name: &str, csv: &str, ratios: &Ratios, markdown: &str) {
+    let out = crate::out_dir();
+    write(&out, &format!("{name}.csv"), csv);
+    write(&out, &format!("{name}-ratios.csv"), &ratios.csv());
+    write(&crate::work_dir(), &format!("{name}.md"), markdown);
+    println!("\n{markdown}");
+}
+
+/// What most benches collect as they run: CSV rows (their header apart), the rows of a
+/// Markdown table, and the ratios.
+#[derive(Debug, Default)]
+pub struct Results {
+    pub csv: String,
+    pub table: String,
+    pub ratios: Ratios,
+}
+
+impl Results {
+    /// Whether nothing was measured: `--test`, or every benchmark filtered out.
+    pub fn is_empty(&self) -> bool {
+        self.ratios.0.is_empty()
+    }
+
+    /// [`write_results`], the CSV under `header` (a line).
+    pub fn write(&self, name: &str, header: &str, markdown: &str) {
+        write_results(name, &format!("{header}{}", self.csv), &self.ratios, markdown);
+    }
+}

@@ -26,8 +26,12 @@ macro_rules! start_pages {
                 let listing = all().paginate(&PageRequest::first(PAGE)).expect("a valid request");
                 let listing = listing.allow_starts();
                 let value = row.$leading.clone();
-                let listing = if inclusive { listing.start_at(value) } else { listing.start_past(value) };
-                listing.expect("a first page takes a start").load_page(conn).expect("the page loads")
+                let listing =
+                    if inclusive { listing.start_at(value) } else { listing.start_past(value) };
+                listing
+                    .expect("a first page takes a start")
+                    .load_page(conn)
+                    .expect("the page loads")
             }
 
             /// The page that opens at `row`.
