@@ -1,10 +1,11 @@
 //! Navigation without a token (issue 35), over the orders bench's 1,000,000 posts
 //! (`bench_orders`, see `keyset_benches::order_seed`) in its three orders: uniform directions,
-//! mixed, and a nullable leading key. At each of the orders bench's positions (the first page,
-//! the deepest pages; for the nullable key also deep in the values, at the last value and
-//! half-way through the drafts), for the row there:
+//! mixed, and a nullable leading key. At the first row, half-way, and at each of the orders
+//! bench's deep positions (the deepest pages; for the nullable key also deep in the values, at
+//! the last value and half-way through the drafts), for the row there:
 //!
-//! - **token page**: the page after the row, by its token (what a `next_cursor` asks for);
+//! - **token page**: the page after the row, by its token (what a `next_cursor` asks for; at the
+//!   first row too, where the first page, without a predicate, is cheaper than any seek);
 //! - **start at its value**: `allow_starts().start_at(..)` with the row's leading value, the page
 //!   from the first row of that value (a draft's: the first draft), as `?from=` runs it;
 //! - **page at the row**: `at_row(&row)`, the row in hand;
@@ -29,7 +30,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion};
 use diesel::Connection;
 use keyset_benches::measure::{self, Group, Results, Target};
-use keyset_benches::order_cursors::{self, Position};
+use keyset_benches::order_cursors;
 use keyset_benches::order_pages::{self, recorded};
 use keyset_benches::order_seed::DRAFT_EVERY;
 use keyset_benches::pages::PAGE;
@@ -134,52 +135,57 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + Debug>(
     order: Order<C, M>,
     results: &mut Results,
 ) {
-    let positions = order_cursors::positions(
+    // The orders bench's cursors are rows, at `depth - 1`; its first page is the first row's.
+    let deep = order_cursors::positions(
         |offset, rows| (order.window)(conn, offset, rows),
         order.ties,
         order.nullable,
     );
+    let mut positions: Vec<(&str, i64)> =
+        deep.iter().skip(1).map(|position| (position.label, position.depth - 1)).collect();
+    let half = keyset_benches::seed::rows() / 2 + 37; // inside a tie group of 100
+    positions.splice(0..0, [("the first row", 0), ("half-way: inside a tie group", half)]);
     // Named by the order's first word and the position's depth: criterion cuts long names.
     let short = order.name.split(' ').next().unwrap_or(order.name);
     let mut group = Group::new(criterion.benchmark_group(format!("starts/{backend}/{short}")), 10);
     group.settings().warm_up_time(Duration::from_millis(300));
     group.settings().measurement_time(Duration::from_secs(1));
-    for position in &positions {
-        let checked = check(conn, &order, position);
+    for &(label, at) in &positions {
+        let checked = check(conn, &order, label, at);
         let run = |conn: &mut C, form: usize| match form {
-            0 => drop((order.page)(conn, &position.request)),
+            0 => drop((order.page)(conn, &checked.token)),
             1 => drop((order.start)(conn, &checked.row, true)),
             2 => drop((order.at_row)(conn, &checked.row)),
             _ => drop((order.around)(conn, (order.id)(&checked.row))),
         };
         let mut criterion_us = Vec::new();
         for (form, label) in FORMS.iter().enumerate() {
-            let id = BenchmarkId::new(*label, position.depth);
+            let id = BenchmarkId::new(*label, at);
             criterion_us.push(group.bench(id, || run(conn, form)).map(|ns| ns / 1e3));
         }
         let medians = measure::interleaved(&FORMS, Duration::from_secs(4), |form| run(conn, form));
-        let subject = format!("{backend}, {}, {}", order.name, position.label);
-        for (form, label) in FORMS.iter().enumerate().skip(1) {
-            let ratio = format!("{label} / token page");
+        let subject = format!("{backend}, {}, {label}", order.name);
+        for (form, form_label) in FORMS.iter().enumerate().skip(1) {
+            let ratio = format!("{form_label} / token page");
             let target = Target::AtMost(TARGET);
             results.ratios.push(&subject, &ratio, medians[form] / medians[0], target);
         }
         let mut cells = String::new();
-        for (form, label) in FORMS.iter().enumerate() {
+        for (form, form_label) in FORMS.iter().enumerate() {
             let (statements, us) = (checked.statements[form], medians[form] / 1e3);
             let criterion = criterion_us[form].map_or(String::new(), |us| format!("{us:.2}"));
             let _ = writeln!(
                 results.csv,
-                "{backend},{},{},{label},{statements},{criterion},{us:.2}",
+                "{backend},{},{},{form_label},{statements},{criterion},{us:.2}",
                 measure::csv_field(order.name),
-                measure::csv_field(position.label),
+                measure::csv_field(label),
             );
             let _ = write!(cells, " {us:.1} ({statements}) |");
         }
         let _ = writeln!(
             results.table,
-            "| {backend} | {} | {} |{cells} {} |",
-            order.name, position.label, checked.start_depth
+            "| {backend} | {} | {label} |{cells} {} |",
+            order.name, checked.start_depth
         );
     }
     group.finish();
@@ -188,26 +194,30 @@ fn order<C: Connection, M: Keyset + Clone + PartialEq + Debug>(
 /// A position's row, checked: every form's page equals its cut of the listing.
 struct Checked<M> {
     row: M,
+    /// The request for the page after the row, by its token.
+    token: PageRequest,
     /// Where the page from the row's value starts: the first row of that value.
     start_depth: i64,
     /// How many statements each form ran, in [`FORMS`] order.
     statements: [usize; 4],
 }
 
-/// Loads every form's page at `position` once, checks its rows against `LIMIT/OFFSET`, and
-/// counts the statements it ran. Panics on a page that is not what it says.
+/// Loads every form's page at the row at offset `at` (`label`) once, checks its rows against
+/// `LIMIT/OFFSET`, and counts the statements it ran. Panics on a page that is not what it says.
 fn check<C: Connection, M: Keyset + Clone + PartialEq + Debug>(
     conn: &mut C,
     order: &Order<C, M>,
-    position: &Position<M>,
+    label: &str,
+    at: i64,
 ) -> Checked<M> {
-    let at = (position.depth - 1).max(0);
     let row = (order.window)(conn, at, 1).remove(0);
+    let request = order_pages::after::<M>(&row.cursor());
     let start_depth = value_start(conn, order, &row, at);
-    let place = format!("{}, {}", order.name, position.label);
+    let place = format!("{}, {label}", order.name);
 
-    let (token, token_statements) = recorded(conn, |conn| (order.page)(conn, &position.request));
-    assert_eq!(token.items, position.expected, "{place}: the token page");
+    let (token, token_statements) = recorded(conn, |conn| (order.page)(conn, &request));
+    let after = (order.window)(conn, at + 1, i64::from(PAGE));
+    assert_eq!(token.items, after, "{place}: the token page");
     let (start, start_statements) = recorded(conn, |conn| (order.start)(conn, &row, true));
     let from_value = (order.window)(conn, start_depth, i64::from(PAGE));
     assert_eq!(start.items, from_value, "{place}: the page from the row's value");
@@ -223,7 +233,7 @@ fn check<C: Connection, M: Keyset + Clone + PartialEq + Debug>(
     );
     let statements = [token_statements, start_statements, at_row_statements, around_statements]
         .map(|statements| statements.len());
-    Checked { row, start_depth, statements }
+    Checked { row, token: request, start_depth, statements }
 }
 
 /// The offset of the first row whose leading value is `row`'s (at offset `at`): within the 200
