@@ -8,9 +8,10 @@ use crate::orders::SortOrder;
 use crate::page::Page;
 use crate::position::Position;
 use crate::request::RequestError;
+use crate::sql::CursorKeys;
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
-use crate::token::Anchor;
+use crate::token::{Anchor, Writer};
 
 /// The rows fetched for the page of `limit` rows at `position`, in the walk's order (backward
 /// for a page before a cursor or at the end), the probe row included: at most `limit + 1`. A row
@@ -34,10 +35,14 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
     pub(crate) fn finish(self, codec: &Codec, edges: bool) -> Result<Loaded<Item>, Error> {
         let Fetched { position, model, limit, mut rows, total } = self;
         repeated_keys::<M, Item>(&rows, model)?;
-        if let Position::Row(cursor) = &position {
-            if rows.first().map(|row| M::cursor(model(row))).as_ref() != Some(cursor) {
-                return Err(RequestError::RowNotListed.into());
-            }
+        let first = rows.first().map(|row| M::cursor(model(row)));
+        let listed = match &position {
+            Position::Row(cursor) => first.as_ref() == Some(cursor),
+            Position::RowId(cursor) => first.is_some_and(|first| same_row::<M>(first, cursor)),
+            _ => true,
+        };
+        if !listed {
+            return Err(RequestError::RowNotListed.into());
         }
         let total = total.map(|total| total.placed(&position, limit, rows.len()));
         let limit = limit as usize;
@@ -51,7 +56,9 @@ impl<M: SortOrder, Item> Fetched<M, Item> {
         // Behind a start at values, one may: a page there is empty if none does.
         let (more_after, more_before) = match position {
             Position::First => (more, false),
-            Position::After(_) | Position::Start(..) | Position::Row(_) => (more, true),
+            Position::After(_) | Position::Start(..) | Position::Row(_) | Position::RowId(_) => {
+                (more, true)
+            }
             Position::Before(_) => (true, more),
             Position::Last => (false, more),
             Position::Number(number) => (more, number > 1),
@@ -86,6 +93,17 @@ pub struct Loaded<Row> {
     pub(crate) page: Page<Row>,
     #[cfg_attr(not(feature = "async-graphql"), allow(dead_code))]
     pub(crate) edges: Vec<String>,
+}
+
+/// Whether `first` is the row whose primary key `at` holds as its last key (see
+/// [`Position::RowId`]): its last key, the table's primary key, has the same value.
+fn same_row<M: SortOrder>(first: M::Cursor, at: &M::Cursor) -> bool {
+    let last = |cursor: M::Cursor| {
+        let mut out = Writer::default();
+        M::keys(cursor).write_last(&mut out);
+        out.into_bytes()
+    };
+    last(first) == last(at.clone())
 }
 
 /// Fails when two rows fetched for a page have the same sort keys: the order is then not total

@@ -33,6 +33,10 @@ pub enum Position<C> {
     /// The row with this cursor and the rows past it: a page around a row, the row first. A
     /// page that does not begin with it was asked for a row the listing does not hold.
     Row(C),
+    /// As [`Row`](Position::Row), for the row whose primary key is the cursor's last key (its
+    /// other keys hold placeholders): its statements read the row's other values where they
+    /// compare them (see `RowKeys`), so that the page is one statement, as a token's.
+    RowId(C),
 }
 
 impl<C> Position<C> {
@@ -48,15 +52,17 @@ impl<C> Position<C> {
         match self {
             Position::After(cursor) | Position::Before(cursor) => Some((cursor, Stop::PAST)),
             Position::Start(cursor, stop) => Some((cursor, *stop)),
-            Position::Row(cursor) => Some((cursor, Stop::FROM)),
+            Position::Row(cursor) | Position::RowId(cursor) => Some((cursor, Stop::FROM)),
             Position::First | Position::Last | Position::Number(_) => None,
         }
     }
 
     /// What each shard fetches for the page of `limit` rows here: the same position and limit,
     /// except for page `n`, which is the first `n * limit` rows of each shard, of which the merge
-    /// drops the first `(n - 1) * limit` (the third value).
-    pub(crate) fn per_shard(&self, limit: u32) -> Result<(Self, u32, usize), RequestError>
+    /// drops the first `(n - 1) * limit` (the third value). A page at a row's id is the server's
+    /// error: one shard holds the row, and the others, whose statements would not find it, would
+    /// leave out the rows they hold past it.
+    pub(crate) fn per_shard(&self, limit: u32) -> Result<(Self, u32, usize), Error>
     where
         C: Clone,
     {
@@ -66,6 +72,13 @@ impl<C> Position<C> {
                     .checked_mul(limit)
                     .ok_or(RequestError::PageNumberTooLarge { number, limit })?;
                 (Position::First, rows, (rows - limit) as usize)
+            }
+            Position::RowId(_) => {
+                let message = "a sharded page cannot start at a row's id, which one shard holds: \
+                               load the row from its shard and open the page with `at_row(&row)`";
+                return Err(Error::Database(diesel::result::Error::QueryBuilderError(
+                    message.into(),
+                )));
             }
             _ => (self.clone(), limit, 0),
         })
@@ -178,6 +191,33 @@ pub(crate) fn padded<O: SortOrder>(out: Writer) -> Result<O::Cursor, Error> {
         );
         Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
     })
+}
+
+/// The cursor of order `O` whose last key holds the value written in `id` (a row's primary key,
+/// see [`Position::RowId`]), its other keys placeholders as [`padded`]'s: zero bytes as many as
+/// the placeholders take, then `id`.
+pub(crate) fn row_cursor<O: SortOrder>(id: &[u8]) -> Result<O::Cursor, Error> {
+    let placeholders = padded::<O>(Writer::default())?;
+    let lengths = O::key_lengths(&placeholders);
+    let before = lengths.iter().rev().skip(1).map(|(_, len)| len).sum();
+    let mut bytes = vec![0; before];
+    bytes.extend_from_slice(id);
+    let cursor = O::Cursor::read(&mut Reader::new(&bytes)).ok();
+    let mut last = Writer::default();
+    if let Some(cursor) = &cursor {
+        O::keys(cursor.clone()).write_last(&mut last);
+    }
+    match cursor {
+        Some(cursor) if last.into_bytes() == id => Ok(cursor),
+        _ => {
+            let message = format!(
+                "{}: a page cannot start at a row's id here, because a key's type does not read \
+                 zero bytes as a placeholder value; load the row and use `at_row` instead",
+                O::SORT_ORDER
+            );
+            Err(Error::Database(diesel::result::Error::QueryBuilderError(message.into())))
+        }
+    }
 }
 
 /// The field name of key `at` (from 0) of order `O`, for errors.

@@ -12,7 +12,7 @@
 
 use crate::error::Error;
 use crate::model::Keyset;
-use crate::orders::list::{Either, OrderList, OrderSet};
+use crate::orders::list::{Either, OrderList, OrderSet, RowIds};
 use crate::paginate::{Paginate, Paginated};
 use crate::position::{padded, Position};
 use crate::sql::{CursorKeys, Stop};
@@ -87,6 +87,67 @@ impl<Q: Paginate, O: OrderSet<Row = Q::Model>> Paginated<Q, O> {
             self.chosen = O::List::at_row(self.chosen, row);
         }
         self
+    }
+}
+
+impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
+    /// As [`at_row`](Self::at_row), for the row whose primary key is `id`, in one statement:
+    /// what a handler of `?around=42` runs, without loading the row first. The page's
+    /// statements read the row's other sort keys where they compare them, `created_at <=
+    /// (SELECT created_at FROM posts WHERE id = ?)`, each one an index seek as a token's (the
+    /// subquery a primary-key lookup that the engine runs once), so that the page costs what
+    /// the page at a token costs, where `at_row` costs a round trip more.
+    ///
+    /// For orders of `NOT NULL` columns of the model's table that end in its one-column
+    /// primary key (the `#[tiebreaker]`): in every named order, where the orders are named.
+    /// Another order does not compile; [`at_row`](Self::at_row) serves it. A row the listing
+    /// does not hold, or none with that id, fails the page with
+    /// [`RequestError::RowNotListed`](crate::RequestError::RowNotListed) (`404` over HTTP).
+    /// A server error where a key's type of the user's own does not read zero bytes as a
+    /// placeholder value (as for [starts](Self::allow_starts)), and on a sharded page (one shard
+    /// holds the row, and the others would not find it), which `at_row` serves.
+    ///
+    /// ```
+    /// # use diesel::prelude::*;
+    /// use keyset_runtime::{Error, Keyset, PageRequest, Paginate, RequestError};
+    /// # diesel::table! { posts (id) { id -> BigInt, author_id -> BigInt, day -> Integer } }
+    /// #[derive(Queryable, Selectable, Keyset)]
+    /// struct Post {
+    ///     #[sort(desc)]
+    ///     day: i32,
+    ///     #[sort(desc)]
+    ///     #[tiebreaker]
+    ///     id: i64,
+    ///     author_id: i64,
+    /// }
+    /// # let mut conn = SqliteConnection::establish(":memory:").unwrap();
+    /// # diesel::sql_query("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, day INTEGER NOT NULL)").execute(&mut conn).unwrap();
+    /// # diesel::sql_query("INSERT INTO posts VALUES (1, 7, 1), (2, 8, 2), (3, 7, 2), (4, 7, 3), (5, 7, 3)").execute(&mut conn).unwrap();
+    /// // GET /authors/7/posts?around=3
+    /// let listing = || posts::table.filter(posts::author_id.eq(7)).select(Post::as_select());
+    /// let page = listing().paginate(&PageRequest::first(2))?.at_row_id(3)?.load_page(&mut conn)?;
+    /// assert_eq!(page.items.iter().map(|post| post.id).collect::<Vec<_>>(), [3, 1]);
+    /// let before = listing().paginate(&PageRequest::before(page.prev_cursor.unwrap(), 2))?;
+    /// let before = before.load_page(&mut conn)?;
+    /// assert_eq!(before.items.iter().map(|post| post.id).collect::<Vec<_>>(), [5, 4]);
+    ///
+    /// // Post 2 is author 8's, and there is no post 9: neither is in this listing.
+    /// for id in [2, 9] {
+    ///     let refused = listing().paginate(&PageRequest::first(2))?.at_row_id(id)?.load_page(&mut conn);
+    ///     assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn at_row_id(mut self, id: <O::List as RowIds>::Id) -> Result<Self, Error>
+    where
+        O::List: RowIds,
+    {
+        if O::List::is_first(&self.chosen) {
+            let mut out = Writer::default();
+            id.write(&mut out);
+            self.chosen = O::List::at_row_id(self.chosen, &out.into_bytes())?;
+        }
+        Ok(self)
     }
 }
 

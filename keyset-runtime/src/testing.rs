@@ -45,6 +45,24 @@ pub mod sql {
         }
     }
 
+    /// The predicate of a page at the row whose primary key is `id` (`Paginated::at_row_id`),
+    /// the row's other values read where they are compared: whole, or one tie level of it
+    /// (`level`, from 1, the innermost keeping the row).
+    pub fn at_row_id<M: SortOrder, W: Walk>(
+        id: impl crate::token::CursorValue,
+        level: Option<usize>,
+    ) -> SeekLevel<M, W> {
+        let mut out = crate::token::Writer::default();
+        id.write(&mut out);
+        let cursor = crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
+        let seek = Seek::new(cursor).reading_row(true);
+        let len = <M::Keys as crate::sql::KeyShape>::LEN;
+        match level {
+            Some(level) => seek.start_level(level, level == len),
+            None => seek.start(crate::sql::Stop::FROM, Region::Whole),
+        }
+    }
+
     /// The ORDER BY of rows that all lie on one side of a nullable leading key's NULL boundary.
     pub trait OneSide: Sized {
         /// `nulls`: that side is the NULLs.

@@ -67,3 +67,32 @@ fn a_missing_index_is_reported_with_the_plan() {
     let err = mysql_index_seek(&page, &mut conn).unwrap_err();
     assert!(err.to_string().contains("filesort"), "{err}");
 }
+
+/// A page at a row given by its id is the same range scan as a page at a token: MariaDB reads
+/// the row's values by primary key while it plans (`const` subqueries) and seeks the order's
+/// index with them, in uniform and mixed directions.
+#[test]
+fn a_page_at_a_row_id_is_a_range_scan_as_a_token_page() {
+    use keyset_runtime::__testing::sql::{at_row_id, Forward};
+
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)");
+    execute(&mut conn, "CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)");
+    execute(&mut conn, "ANALYZE TABLE posts");
+    let id = ROWS / 10;
+
+    let uniform = posts::table
+        .select(Newest::as_select())
+        .filter(at_row_id::<Newest, Forward>(id, None))
+        .order(Newest::order_by())
+        .limit(21);
+    let plan = mysql_index_seek(&uniform, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("posts_newest\"")), "{plan:#?}");
+    let mixed = posts::table
+        .select(NewestIdAsc::as_select())
+        .filter(at_row_id::<NewestIdAsc, Forward>(id, None))
+        .order(NewestIdAsc::order_by())
+        .limit(21);
+    let plan = mysql_index_seek(&mixed, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("posts_newest_id_asc")), "{plan:#?}");
+}

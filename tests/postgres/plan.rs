@@ -165,3 +165,38 @@ fn both_null_regions_are_index_seeks() {
         assert!(plan.iter().any(|line| line.contains("posts_rank")), "{region:?}: {plan:#?}");
     }
 }
+
+/// A page at a row given by its id is the same index seek as a page at a token: the row's values,
+/// read by primary key once each (`InitPlan`), are the `Index Cond`'s, in uniform and mixed
+/// directions.
+#[test]
+fn a_page_at_a_row_id_seeks_as_a_token_page() {
+    use keyset_runtime::__testing::sql::{at_row_id, Forward};
+
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_newest ON posts (created_at DESC, id DESC)");
+    execute(&mut conn, "CREATE INDEX posts_newest_id_asc ON posts (created_at DESC, id ASC)");
+    execute(&mut conn, "ANALYZE posts");
+    let id = ROWS / 10;
+
+    let uniform = posts::table
+        .select(Newest::as_select())
+        .filter(at_row_id::<Newest, Forward>(id, None))
+        .order(Newest::order_by())
+        .limit(21);
+    let plan = postgres_index_seek(&uniform, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("InitPlan")), "{plan:#?}");
+    let cond = plan.iter().find(|line| line.contains("Index Cond") && line.contains("ROW("));
+    assert!(cond.is_some(), "the seek uses both columns: {plan:#?}");
+    assert!(plan.iter().any(|line| line.contains("posts_newest ")), "{plan:#?}");
+
+    let mixed = posts::table
+        .select(NewestIdAsc::as_select())
+        .filter(at_row_id::<NewestIdAsc, Forward>(id, None))
+        .order(NewestIdAsc::order_by())
+        .limit(21);
+    let plan = postgres_index_seek(&mixed, &mut conn).unwrap();
+    assert!(plan.iter().any(|line| line.contains("posts_newest_id_asc")), "{plan:#?}");
+    let cond = plan.iter().find(|line| line.contains("Index Cond") && line.contains("created_at"));
+    assert!(cond.is_some_and(|cond| cond.contains("created_at <=")), "{plan:#?}");
+}

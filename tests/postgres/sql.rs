@@ -81,3 +81,36 @@ fn nulls_clause_and_a_row_value_only_among_the_values() {
         "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (((\"posts\".\"rank\" IS NULL AND \"posts\".\"id\" < $1)))"
     );
 }
+
+/// A page at a row given by its id (`Paginated::at_row_id`) reads the row's other values where it
+/// compares them, each a subquery by primary key, and binds the id itself.
+#[test]
+fn a_page_at_a_row_id_reads_the_rows_values_by_subqueries() {
+    use keyset_runtime::__testing::sql::{at_row_id, Forward};
+
+    let row = |column: &str, n: u32| {
+        format!("(SELECT \"posts\".\"{column}\" FROM \"posts\" WHERE \"posts\".\"id\" = ${n})")
+    };
+    let page = posts::table.select(posts::id).filter(at_row_id::<Newest, Forward>(9_i64, None));
+    assert_eq!(
+        statement(&page),
+        format!(
+            "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= {} AND \
+             (\"posts\".\"created_at\", \"posts\".\"id\") <= ({}, $3))",
+            row("created_at", 1),
+            row("created_at", 2)
+        )
+    );
+    let page =
+        posts::table.select(posts::id).filter(at_row_id::<NewestIdAsc, Forward>(9_i64, None));
+    assert_eq!(
+        statement(&page),
+        format!(
+            "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= {} AND \
+             (\"posts\".\"created_at\" < {} OR (\"posts\".\"created_at\" = {} AND \"posts\".\"id\" >= $4)))",
+            row("created_at", 1),
+            row("created_at", 2),
+            row("created_at", 3)
+        )
+    );
+}

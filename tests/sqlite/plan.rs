@@ -184,3 +184,50 @@ fn every_tie_level_of_a_deep_page_seeks_its_equality_prefix_and_range() {
         assert_level_seeks(&plan, "posts_top", constraint);
     }
 }
+
+/// A page at a row given by its id runs the same tie levels as a page at a token, each the same
+/// `SEARCH` on its equality prefix and range, the row's values read by primary key (`SCALAR
+/// SUBQUERY`, a lookup of the rowid), in uniform and mixed directions.
+#[test]
+fn the_tie_levels_of_a_page_at_a_row_id_seek_as_a_token_pages() {
+    use keyset_runtime::__testing::sql::{at_row_id, Forward};
+    use keyset_tests::models::TopScore;
+
+    let mut conn = seeded_with_rowid_ids(20_000);
+    // The page's own step, then each subquery's: a lookup by the rowid.
+    let assert_seeks = |plan: Vec<String>, index: &str, constraint: &str| {
+        let (main, lookups) = plan.split_first().expect("a plan");
+        assert_level_seeks(std::slice::from_ref(main), index, constraint);
+        assert!(!lookups.is_empty(), "the row's values are read in the statement: {plan:?}");
+        for step in lookups {
+            let lookup = step.starts_with("SCALAR SUBQUERY")
+                || step == "SEARCH posts USING INTEGER PRIMARY KEY (rowid=?)";
+            assert!(lookup, "{constraint}: {plan:?}");
+        }
+    };
+    let level = |level| {
+        posts::table
+            .select(Newest::as_select())
+            .filter(at_row_id::<Newest, Forward>(15_000_i64, Some(level)))
+            .order(Newest::order_by())
+            .limit(21)
+    };
+    assert_seeks(
+        sqlite_index_seek(&level(2), &mut conn).unwrap(),
+        "posts_newest",
+        "created_at=? AND id<?",
+    );
+    assert_seeks(sqlite_index_seek(&level(1), &mut conn).unwrap(), "posts_newest", "created_at<?");
+    let level = |level| {
+        posts::table
+            .select(TopScore::as_select())
+            .filter(at_row_id::<TopScore, Forward>(15_000_i64, Some(level)))
+            .order(TopScore::order_by())
+            .limit(21)
+    };
+    for (at, constraint) in
+        [(3, "score=? AND created_at=? AND id>?"), (2, "score=? AND created_at<?"), (1, "score>?")]
+    {
+        assert_seeks(sqlite_index_seek(&level(at), &mut conn).unwrap(), "posts_top", constraint);
+    }
+}

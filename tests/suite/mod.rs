@@ -23,6 +23,7 @@ pub mod orders;
 pub mod orders_plan;
 pub mod orders_tokens;
 pub mod props;
+pub mod row_ids;
 pub mod schema_changes;
 pub mod scopes;
 pub mod shards;

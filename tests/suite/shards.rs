@@ -194,6 +194,24 @@ fn a_shard_that_fails_fails_the_page() {
     assert!(err.to_string().starts_with("shard 1 failed: database error"), "{err}");
 }
 
+/// One shard holds the row of an id: a sharded page at it (`at_row_id`) would miss the other
+/// shards' rows past it, so it is refused, the server's error, before any shard is asked; at a
+/// row in hand (`at_row`) it pages as the union.
+#[test]
+fn a_sharded_page_at_a_row_id_is_refused_and_at_a_row_pages_as_the_union() {
+    let mut cluster = Cluster::new("rowid", SHARD_COUNTS[0]);
+    let query = || posts::table.select(Newest::as_select());
+    let first = both(&mut cluster, &query, &PageRequest::first(10));
+    let row = &first.items[3];
+    let by_id = query().paginate(&PageRequest::first(5)).unwrap().at_row_id(row.id).unwrap();
+    let err = by_id.load_page_sharded(&mut cluster.shards).unwrap_err();
+    assert!(!err.is_client_error(), "the server's fault, not the client's: {err}");
+    assert!(err.to_string().contains("at_row(&row)"), "{err}");
+    let held = query().paginate(&PageRequest::first(5)).unwrap().at_row(row);
+    let held = held.load_page_sharded(&mut cluster.shards).unwrap();
+    assert_eq!(held.items, first.items[3..8]);
+}
+
 #[test]
 fn no_shards_is_an_error_not_an_empty_page() {
     let mut none: Vec<Conn> = Vec::new();

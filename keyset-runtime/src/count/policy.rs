@@ -117,9 +117,11 @@ impl TotalCount {
             Position::First => Some(1),
             Position::Number(number) => Some(u64::from(*number)),
             Position::Last => Some(pages.max(1)),
-            Position::After(_) | Position::Before(_) | Position::Start(..) | Position::Row(_) => {
-                None
-            }
+            Position::After(_)
+            | Position::Before(_)
+            | Position::Start(..)
+            | Position::Row(_)
+            | Position::RowId(_) => None,
         };
         self
     }

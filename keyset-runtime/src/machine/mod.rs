@@ -128,7 +128,10 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             // A feed's window is not walked from a start: its end is read past a row.
-            && !matches!(position, Position::Number(_) | Position::Start(..) | Position::Row(_))
+            && !matches!(
+                position,
+                Position::Number(_) | Position::Start(..) | Position::Row(_) | Position::RowId(_)
+            )
             && (cursor || DB::WINDOW == Windowing::Subquery);
         let plan = match position.seek() {
             _ if probe => Plan::Probe,
@@ -177,6 +180,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             self.plan = Plan::Done;
         }
         let (cursor, stop) = (self.cursor(), self.stop());
+        // At a row given by its id, the statements read the row's values (`RowKeys`).
+        let row = matches!(self.position, Position::RowId(_)) && self.resume.is_none();
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
             (Plan::Done | Plan::Probed | Plan::Reaching, _) => return None,
@@ -210,23 +215,24 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 (Plan::Done, statement)
             }
             (Plan::Whole, Some(cursor)) => {
-                (Plan::Done, seek(cursor, stop, Region::Whole, OrderBy::new(), limit))
+                (Plan::Done, seek(cursor, (stop, row), Region::Whole, OrderBy::new(), limit))
             }
             (Plan::Levels { level, inclusive, .. }, Some(cursor)) => {
-                let (level, order) = tie_level::<M, W>(cursor, level, inclusive);
+                let (level, order) = tie_level::<M, W>(cursor, level, (inclusive, row));
                 (self.plan.after_level(), Statement::Level { level, order, limit })
             }
             (Plan::Union { names }, Some(cursor)) => {
                 let levels = stop.keys(<M::Keys as KeyShape>::LEN);
                 let levels = (1..=levels).rev().map(|level| {
-                    tie_level::<M, W>(cursor, level, stop.inclusive && level == levels)
+                    tie_level::<M, W>(cursor, level, (stop.inclusive && level == levels, row))
                 });
                 let (levels, order) = (levels.collect(), OrderBy::new().on_one_side(false));
                 (Plan::Done, Statement::Levels { levels, order, names, limit })
             }
             (Plan::Region(step), Some(cursor)) => {
                 let (region, nulls, next) = step.region();
-                (next, seek(cursor, stop, region, OrderBy::new().on_one_side(nulls), limit))
+                let order = OrderBy::new().on_one_side(nulls);
+                (next, seek(cursor, (stop, row), region, order, limit))
             }
         };
         self.plan = plan;
@@ -314,28 +320,31 @@ enum Reach<Cursor> {
 const PROBE_WINDOW: i64 = 4;
 
 /// Tie level `level` of the seek past `cursor` (`inclusive`: a start's innermost level, which
-/// keeps the rows equal to the values), under the ORDER BY of the rows a level holds (a
-/// nullable leading key's values, where it has one).
+/// keeps the rows equal to the values; `row`: its values read from the row of the cursor's
+/// id), under the ORDER BY of the rows a level holds (a nullable leading key's values, where it
+/// has one).
 fn tie_level<M: SortOrder, W: Walk>(
     cursor: &M::Cursor,
     level: usize,
-    inclusive: bool,
+    (inclusive, row): (bool, bool),
 ) -> (SeekLevel<M, W>, OrderBy<M, W>) {
-    (Seek::new(cursor.clone()).start_level(level, inclusive), OrderBy::new().on_one_side(false))
+    let seek = Seek::new(cursor.clone()).reading_row(row);
+    (seek.start_level(level, inclusive), OrderBy::new().on_one_side(false))
 }
 
 /// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,
-/// whose statement Diesel may cache by type, or a start's, rendered apart (`SeekLevel::start`).
+/// whose statement Diesel may cache by type, or a start's or one at a row's id (`row`, its
+/// values read from the row), rendered apart (`SeekLevel::start`).
 fn seek<M: SortOrder, W: Walk>(
     cursor: &M::Cursor,
-    stop: Stop,
+    (stop, row): (Stop, bool),
     region: Region,
     order: OrderBy<M, W>,
     limit: i64,
 ) -> Statement<M, W> {
-    let seek = Seek::new(cursor.clone());
+    let seek = Seek::new(cursor.clone()).reading_row(row);
     match stop {
-        Stop::PAST => Statement::Seek { seek: seek.within(region), order, limit },
+        Stop::PAST if !row => Statement::Seek { seek: seek.within(region), order, limit },
         stop => Statement::Level { level: seek.start(stop, region), order, limit },
     }
 }

@@ -9,11 +9,12 @@ use std::marker::PhantomData;
 use super::SortOrder;
 use crate::error::Error;
 use crate::fetched::{Fetched, Loaded};
-use crate::position::{decode, Position, Reading};
-use crate::request::{RequestError, RequestedPosition};
+use crate::position::{decode, row_cursor, Position, Reading};
+use crate::request::RequestedPosition;
+use crate::sql::RowKeys;
 use crate::token::codec::Codec;
 use crate::token::error::CursorError;
-use crate::token::fingerprint_of;
+use crate::token::{fingerprint_of, CursorValue};
 
 /// The sort orders a page may be in: a model, for its own order (a list of one), or the enum of
 /// its named orders ([`Orders`](super::named::Orders)), which `#[derive(Keyset)]` implements this
@@ -71,12 +72,13 @@ pub trait OrderList: 'static {
     /// `chosen`'s order, at the page around `row` (see [`Position::Row`]).
     fn at_row(chosen: Self::Chosen, row: &Self::Row) -> Self::Chosen;
 
+    /// `chosen`'s order, at the page around the row of primary key `id`, its bytes as a token
+    /// holds them (see [`Position::RowId`]).
+    fn at_row_id(chosen: Self::Chosen, id: &[u8]) -> Result<Self::Chosen, Error>;
+
     /// What each shard fetches for the page of `limit` rows at `chosen` (see
     /// [`Position::per_shard`]).
-    fn per_shard(
-        chosen: &Self::Chosen,
-        limit: u32,
-    ) -> Result<(Self::Chosen, u32, usize), RequestError>;
+    fn per_shard(chosen: &Self::Chosen, limit: u32) -> Result<(Self::Chosen, u32, usize), Error>;
 
     /// The page of the rows fetched, with its tokens (see [`Fetched::finish`]).
     fn finish<Item>(
@@ -84,6 +86,34 @@ pub trait OrderList: 'static {
         codec: &Codec,
         edges: bool,
     ) -> Result<Loaded<Item>, Error>;
+}
+
+/// A list of orders each of whose pages may start at a row given by its primary key, in one
+/// statement: every order's keys are [`RowKeys`], ending in the same primary key, of type `Id`.
+/// (Named in the bounds of [`Paginated::at_row_id`](crate::Paginated::at_row_id) only.)
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a page at a row given by its id needs orders of `NOT NULL` columns of one table, \
+               each ending in its primary key",
+    label = "an order here has a nullable key, a key of another table, or does not end in the \
+             table's one-column primary key",
+    note = "load the row and open the page with `at_row(&row)` instead"
+)]
+pub trait RowIds: OrderList {
+    /// The primary key's value type.
+    type Id: CursorValue;
+}
+
+impl<O: SortOrder<Keys: RowKeys>> RowIds for (O, Nil<O::Row>) {
+    type Id = <O::Keys as RowKeys>::Id;
+}
+
+impl<O, O2, Rest> RowIds for (O, (O2, Rest))
+where
+    O: SortOrder<Keys: RowKeys<Id = <(O2, Rest) as RowIds>::Id>>,
+    (O2, Rest): RowIds<Row = O::Row>,
+{
+    type Id = <(O2, Rest) as RowIds>::Id;
 }
 
 /// The end of an [`OrderList`].
@@ -116,7 +146,11 @@ impl<Row: 'static> OrderList for Nil<Row> {
         chosen
     }
 
-    fn per_shard(chosen: &Never, _: u32) -> Result<(Never, u32, usize), RequestError> {
+    fn at_row_id(chosen: Never, _: &[u8]) -> Result<Never, Error> {
+        match chosen {}
+    }
+
+    fn per_shard(chosen: &Never, _: u32) -> Result<(Never, u32, usize), Error> {
         match *chosen {}
     }
 
@@ -174,10 +208,14 @@ impl<O: SortOrder, Rest: OrderList<Row = O::Row>> OrderList for (O, Rest) {
         }
     }
 
-    fn per_shard(
-        chosen: &Self::Chosen,
-        limit: u32,
-    ) -> Result<(Self::Chosen, u32, usize), RequestError> {
+    fn at_row_id(chosen: Self::Chosen, id: &[u8]) -> Result<Self::Chosen, Error> {
+        Ok(match chosen {
+            Either::Here(_) => Either::Here(Position::RowId(row_cursor::<O>(id)?)),
+            Either::There(rest) => Either::There(Rest::at_row_id(rest, id)?),
+        })
+    }
+
+    fn per_shard(chosen: &Self::Chosen, limit: u32) -> Result<(Self::Chosen, u32, usize), Error> {
         Ok(match chosen {
             Either::Here(position) => {
                 let (position, limit, skip) = position.per_shard(limit)?;

@@ -194,7 +194,7 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
         let limit = ask.limit;
         let (chosen, shard_limit, skip) = match O::List::per_shard(&self.chosen, limit) {
             Ok(planned) => planned,
-            Err(error) => return X::ready(Err(error.into())),
+            Err(error) => return X::ready(Err(error)),
         };
         let ask = Ask { limit: shard_limit, ..ask };
         let pages = shards.into_iter().enumerate().map(|(shard, conn)| {

@@ -103,11 +103,11 @@ impl<C, D, V, N> Key<C, D, V, N> {
     pub(super) fn walk_value_list<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
     where
         DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-        C: Expression,
+        C: Expression + QueryFragment<DB>,
         V: ToSql<C::SqlType, DB>,
         N: SeekKeys<DB>,
     {
-        push_value::<DB, C::SqlType, V>(out.reborrow(), &self.value)?;
+        self.walk_value(out.reborrow())?;
         if N::LEN > 0 {
             out.push_sql(", ");
             self.next.walk_values(out)?;
@@ -126,6 +126,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
         DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,
         V: ToSql<C::SqlType, DB>,
+        N: SeekKeys<DB>,
     {
         if !range {
             return self.compare(out, " = ");
@@ -145,9 +146,29 @@ impl<C, D, V, N> Key<C, D, V, N> {
         DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,
         V: ToSql<C::SqlType, DB>,
+        N: SeekKeys<DB>,
     {
         self.column.walk_ast(out.reborrow())?;
         out.push_sql(op);
-        push_value::<DB, C::SqlType, V>(out, &self.value)
+        self.walk_value(out)
+    }
+
+    /// `?`, the value bound; or, where the key reads its value from a row (see `RowKeys`), the
+    /// subquery that reads it, `(SELECT column FROM t WHERE id = ?)`.
+    fn walk_value<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
+        C: Expression + QueryFragment<DB>,
+        V: ToSql<C::SqlType, DB>,
+        N: SeekKeys<DB>,
+    {
+        if !self.from_row {
+            return push_value::<DB, C::SqlType, V>(out, &self.value);
+        }
+        out.push_sql("(SELECT ");
+        self.column.walk_ast(out.reborrow())?;
+        self.next.walk_row(out.reborrow())?;
+        out.push_sql(")");
+        Ok(())
     }
 }

@@ -43,13 +43,17 @@ pub struct Key<C, D, V, N> {
     pub(super) column: C,
     pub(super) value: V,
     pub(super) next: N,
+    /// Whether the comparisons read this key's value from the row the last key's value
+    /// identifies, `(SELECT column FROM table WHERE id = ?)`, instead of binding `value` (see
+    /// [`RowKeys`](super::RowKeys)).
+    pub(super) from_row: bool,
     direction: PhantomData<D>,
 }
 
 impl<C, D, V, N> Key<C, D, V, N> {
     /// A key on `column` with the cursor's `value`, followed by `next`.
     pub fn new(column: C, value: V, next: N) -> Self {
-        Key { column, value, next, direction: PhantomData }
+        Key { column, value, next, from_row: false, direction: PhantomData }
     }
 
     /// The cursor's value for this key, and the keys that follow: what a merge of shards'
@@ -129,6 +133,12 @@ pub trait CursorKeys: KeyShape {
     /// text its key's type cannot read is, and what that type takes; texts past the last key
     /// are not read.
     fn write_texts(texts: &[String], out: &mut Writer) -> Result<(), (usize, &'static str)>;
+    /// Writes the last key's value as a token's bytes hold it: a row's primary key, where the
+    /// list is [`RowKeys`](super::RowKeys).
+    fn write_last(&self, out: &mut Writer);
+    /// Makes every key but the last read its value from the row the last key's value
+    /// identifies (see [`RowKeys`](super::RowKeys)), in every comparison the list renders.
+    fn read_from_row(&mut self);
 }
 
 impl CursorKeys for End {
@@ -136,6 +146,8 @@ impl CursorKeys for End {
     fn write_texts(_: &[String], _: &mut Writer) -> Result<(), (usize, &'static str)> {
         Ok(())
     }
+    fn write_last(&self, _: &mut Writer) {}
+    fn read_from_row(&mut self) {}
 }
 
 impl<C: 'static, D: KeyDirection, V: CursorValue + 'static, N: CursorKeys> CursorKeys
@@ -145,6 +157,29 @@ impl<C: 'static, D: KeyDirection, V: CursorValue + 'static, N: CursorKeys> Curso
     fn write_texts(texts: &[String], out: &mut Writer) -> Result<(), (usize, &'static str)> {
         write_texts::<V, N>(texts, out)
     }
+    fn write_last(&self, out: &mut Writer) {
+        write_last(self, out)
+    }
+    fn read_from_row(&mut self) {
+        read_from_row(self)
+    }
+}
+
+/// [`CursorKeys::write_last`] for any key.
+pub(super) fn write_last<C, D, V: CursorValue, N: CursorKeys>(
+    key: &Key<C, D, V, N>,
+    out: &mut Writer,
+) {
+    match N::LEN {
+        0 => key.value.write(out),
+        _ => key.next.write_last(out),
+    }
+}
+
+/// [`CursorKeys::read_from_row`] for any key.
+pub(super) fn read_from_row<C, D, V, N: CursorKeys>(key: &mut Key<C, D, V, N>) {
+    key.from_row = N::LEN > 0;
+    key.next.read_from_row();
 }
 
 /// [`CursorKeys::write_texts`] for a list led by a key of values `V`, followed by `N`.
@@ -268,6 +303,9 @@ pub trait SeekKeys<DB: Backend + SeekDialect>: SortColumns<DB> + CursorKeys {
     fn walk_values<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
     /// `c1 IS NULL` or `c1 IS NOT NULL`: the region after the cursor's.
     fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
+    /// ` FROM t WHERE id = ?`, the last key's column and value: the row whose values the other
+    /// keys read (see [`RowKeys`](super::RowKeys)). An error for a list whose last key is not a plain column.
+    fn walk_row<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
 }
 
 /// Renders one tie level of a key list against the cursor's values (see `level.rs`).

@@ -28,9 +28,10 @@ use diesel::{Expression, QueryResult};
 use super::compare::{bound_op, rest, strict_op};
 use super::dialect::SeekDialect;
 use super::keys::{
-    write_texts, CursorKeys, Key, KeyDirection, KeyShape, LeadingNulls, LevelKeys, Region,
-    SeekKeys, SortColumns, Stop,
+    read_from_row, write_last, write_texts, CursorKeys, Key, KeyDirection, KeyShape, LeadingNulls,
+    LevelKeys, Region, SeekKeys, SortColumns, Stop,
 };
+use super::plain::no_row_key;
 use crate::token::{CursorValue, Writer};
 
 /// A nullable key sorted in direction `D` (`Asc`/`Desc`) with its NULLs placed by `P`
@@ -101,6 +102,14 @@ where
 
     fn write_texts(texts: &[String], out: &mut Writer) -> Result<(), (usize, &'static str)> {
         write_texts::<Option<T>, N>(texts, out)
+    }
+
+    fn write_last(&self, out: &mut Writer) {
+        write_last(self, out)
+    }
+
+    fn read_from_row(&mut self) {
+        read_from_row(self)
     }
 }
 
@@ -255,6 +264,13 @@ where
     fn walk_next_region<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         // After a non-NULL cursor the next region is the NULLs, after a NULL one the values.
         self.is_null(out, self.value.is_some())
+    }
+
+    fn walk_row<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        match N::LEN {
+            0 => Err(no_row_key()),
+            _ => self.next.walk_row(out),
+        }
     }
 }
 

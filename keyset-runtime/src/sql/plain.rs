@@ -6,7 +6,7 @@ use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, QueryFragment};
 use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
-use diesel::{Expression, QueryResult};
+use diesel::{Column, QueryResult};
 
 use super::compare::{bound_op, strict_op};
 use super::dialect::SeekDialect;
@@ -87,12 +87,23 @@ impl<DB: Backend + SeekDialect> SeekKeys<DB> for End {
     fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         Ok(())
     }
+    fn walk_row<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Err(no_row_key())
+    }
+}
+
+/// What rendering a row's values reports where no key can name the row: never reached through
+/// [`RowKeys`](super::keys::RowKeys), whose lists end in a table's primary key.
+pub(super) fn no_row_key() -> diesel::result::Error {
+    diesel::result::Error::QueryBuilderError(
+        "this order's last key is not a plain column to read a row by".into(),
+    )
 }
 
 impl<DB, C, D, V, N> SeekKeys<DB> for Key<C, D, V, N>
 where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-    C: Expression + QueryFragment<DB> + 'static,
+    C: Column<Table: Default + QueryFragment<DB> + 'static> + QueryFragment<DB> + 'static,
     D: KeyDirection,
     V: ToSql<C::SqlType, DB> + CursorValue + 'static,
     N: SeekKeys<DB>,
@@ -135,6 +146,13 @@ where
     fn walk_next_region<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         Ok(())
     }
+
+    fn walk_row<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        match N::LEN {
+            0 => self.walk_own_row(out),
+            _ => self.next.walk_row(out),
+        }
+    }
 }
 
 impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
@@ -153,7 +171,7 @@ impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
 impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
 where
     DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
-    C: Expression + QueryFragment<DB> + 'static,
+    C: Column<Table: Default + QueryFragment<DB> + 'static> + QueryFragment<DB> + 'static,
     D: KeyDirection,
     V: ToSql<C::SqlType, DB> + CursorValue + 'static,
     N: LevelKeys<DB>,

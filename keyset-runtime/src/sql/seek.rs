@@ -32,6 +32,16 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         Seek { keys: M::keys(cursor), region: Region::Whole, walk: PhantomData }
     }
 
+    /// The same seek, where `row`, with every key's value but the last read from the row whose
+    /// primary key the last key holds (see `RowKeys`): rendered only through [`SeekLevel`],
+    /// whose statements are not cached by type, as their SQL is not a bound cursor's.
+    pub(crate) fn reading_row(mut self, row: bool) -> Self {
+        if row {
+            self.keys.read_from_row();
+        }
+        self
+    }
+
     /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
     /// two seeks runs at a nullable leading key's NULL boundary).
     pub(crate) fn within(self, region: Region) -> Self {

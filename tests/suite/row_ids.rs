@@ -1,0 +1,129 @@
+//! Pages at a row given by its primary key (`Paginated::at_row_id`, what `?around=42` runs):
+//! in uniform and mixed orders of a filtered listing, the page at each sampled row's id is the
+//! page `at_row` opens with the row in hand (its rows and its tokens), which is the sorted
+//! listing's slice from the row, and runs as many statements, the row's values read inside
+//! them; rows outside the listing and ids of no row are
+//! `RowNotListed`; a request with a position of its own keeps it. Async alike.
+
+use std::sync::{Arc, Mutex};
+
+use diesel::connection::{Instrumentation, InstrumentationEvent};
+use diesel::prelude::*;
+use keyset_runtime::{Error, PageRequest, Paginate, RequestError};
+use keyset_tests::models::{Newest, NewestIdAsc, TopScore};
+use keyset_tests::schema::posts;
+use keyset_tests::walk::cursors;
+
+use super::asynchronous::{runtime, seeded_async};
+use super::db;
+use crate::Conn;
+
+const ROWS: i64 = 120;
+
+/// Runs `page` with the statements it runs recorded: its page, and how many it ran.
+fn counted<T>(conn: &mut Conn, page: impl FnOnce(&mut Conn) -> T) -> (T, usize) {
+    let log = Arc::new(Mutex::new(0));
+    let recorder = Arc::clone(&log);
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { .. } = event {
+            *recorder.lock().unwrap() += 1;
+        }
+    });
+    let page = page(conn);
+    conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+    let statements = *log.lock().unwrap();
+    (page, statements)
+}
+
+/// For `$model`'s listing of author `$author`'s posts, sorted by `$cmp` in Rust: the page at
+/// every third row's id, for limits 1 and 4, against `at_row` (rows, tokens and statements
+/// run) and the sorted slice, its tokens paging on both ways; then the ids it refuses, and a
+/// request whose token keeps its page.
+macro_rules! check {
+    ($conn:expr, $model:ty, $author:expr, $cmp:expr) => {{
+        let conn: &mut Conn = $conn;
+        let listing =
+            || posts::table.filter(posts::author_id.eq($author)).select(<$model>::as_select());
+        let mut rows: Vec<$model> = listing().load(conn).unwrap();
+        rows.sort_by($cmp);
+        let expected = cursors(&rows);
+        for limit in [1, 4] {
+            let first = PageRequest::first(limit);
+            for (at, row) in rows.iter().enumerate().step_by(3) {
+                let by_id = listing().paginate(&first).unwrap().at_row_id(row.id).unwrap();
+                let (page, statements) = counted(conn, |conn| by_id.load_page(conn).unwrap());
+                let held = listing().paginate(&first).unwrap().at_row(row);
+                let (held, held_statements) = counted(conn, |conn| held.load_page(conn).unwrap());
+                // The row's values read inside the statements, not by one of its own.
+                assert_eq!(statements, held_statements, "at row {at}, limit {limit}");
+                let end = (at + limit as usize).min(rows.len());
+                assert_eq!(cursors(&page.items), expected[at..end], "at row {at}, limit {limit}");
+                assert_eq!(page.items, held.items, "at row {at}");
+                assert_eq!(page.prev_cursor, held.prev_cursor, "at row {at}");
+                assert_eq!(page.next_cursor, held.next_cursor, "at row {at}");
+                let before = PageRequest::before(page.prev_cursor.clone().unwrap(), limit);
+                let prev = listing().paginate(&before).unwrap().load_page(conn).unwrap();
+                let from = at.saturating_sub(limit as usize);
+                assert_eq!(cursors(&prev.items), expected[from..at], "before row {at}");
+                if let Some(next) = page.next_cursor.clone() {
+                    let after = PageRequest::after(next, limit);
+                    let next = listing().paginate(&after).unwrap().load_page(conn).unwrap();
+                    let until = (end + limit as usize).min(rows.len());
+                    assert_eq!(cursors(&next.items), expected[end..until], "after row {at}");
+                }
+            }
+        }
+        // Another author's post, and an id no post has.
+        let others = posts::table.filter(posts::author_id.ne($author));
+        let outside: $model = others.select(<$model>::as_select()).first(conn).unwrap();
+        for id in [outside.id, ROWS + 1_000] {
+            let page = listing().paginate(&PageRequest::first(4)).unwrap().at_row_id(id);
+            let refused = page.unwrap().load_page(conn);
+            assert!(
+                matches!(refused, Err(Error::Request(RequestError::RowNotListed))),
+                "id {id}: {:?}",
+                refused.map(|page| cursors(&page.items))
+            );
+        }
+        // A token keeps its page: the id applies to a first page only.
+        let token = listing().paginate(&PageRequest::first(2)).unwrap().load_page(conn).unwrap();
+        let after = PageRequest::after(token.next_cursor.unwrap(), 2);
+        let kept = listing().paginate(&after).unwrap().at_row_id(rows[9].id).unwrap();
+        assert_eq!(cursors(&kept.load_page(conn).unwrap().items), expected[2..4]);
+    }};
+}
+
+#[test]
+fn a_page_at_a_row_id_is_the_page_at_the_row_without_a_statement_of_its_own() {
+    let mut conn = db::seeded(ROWS);
+    check!(&mut conn, Newest, 3, |a, b| (b.created_at, b.id).cmp(&(a.created_at, a.id)));
+    check!(&mut conn, NewestIdAsc, 2, |a, b| b.published.cmp(&a.published).then(a.id.cmp(&b.id)));
+    check!(&mut conn, TopScore, 1, |a, b| {
+        a.score.cmp(&b.score).then(b.created_at.cmp(&a.created_at)).then(a.id.cmp(&b.id))
+    });
+}
+
+/// The async path runs the same statements: the page at an id equals the blocking one, and a
+/// row outside the listing is refused alike.
+#[test]
+fn a_page_at_a_row_id_loads_alike_async() {
+    let mut conn = db::seeded(ROWS);
+    runtime().block_on(async {
+        let mut async_conn = seeded_async(ROWS).await;
+        let listing = || posts::table.filter(posts::author_id.eq(1)).select(TopScore::as_select());
+        let rows: Vec<TopScore> = listing().load(&mut conn).unwrap();
+        for row in rows.iter().step_by(4) {
+            let request = PageRequest::first(3);
+            let blocking = listing().paginate(&request).unwrap().at_row_id(row.id).unwrap();
+            let blocking = blocking.load_page(&mut conn).unwrap();
+            let awaited = listing().paginate(&request).unwrap().at_row_id(row.id).unwrap();
+            let awaited = awaited.load_page_async(&mut async_conn).await.unwrap();
+            assert_eq!(cursors(&awaited.items), cursors(&blocking.items), "row {}", row.id);
+            assert_eq!(awaited.prev_cursor, blocking.prev_cursor);
+            assert_eq!(awaited.next_cursor, blocking.next_cursor);
+        }
+        let outside = listing().paginate(&PageRequest::first(3)).unwrap().at_row_id(2).unwrap();
+        let refused = outside.load_page_async(&mut async_conn).await;
+        assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
+    });
+}
