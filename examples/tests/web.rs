@@ -463,21 +463,25 @@ async fn a_page_starts_at_a_value_of_the_orders_first_key() {
     }
 }
 
-/// `?around=` opens the listing at a post, in the order chosen, with tokens both ways; a post
-/// that does not exist is a `404`, and a token in the same request wins (the page's links keep
-/// `around` beside it).
+/// `?around=` opens the listing at a post, in every order and direction, with tokens both ways;
+/// a post that does not exist is a `404`, and a token in the same request wins (the page's links
+/// keep `around` beside it).
 #[tokio::test]
 async fn a_page_around_a_post_starts_with_it() {
     let (db, server) = start(40).await;
-    let rows = in_order(&table(&db).await, "top", None);
-    let at = 17;
-    let url = format!("/posts?sort=top&limit=5&around={}", rows[at].id);
-    let around = page_in(&server, &url).await;
-    assert_eq!(ids(&around.items), ids(&rows[at..at + 5]), "GET {url}");
-    let before = page_in(&server, &format!("{url}&before={}", around.prev.unwrap())).await;
-    assert_eq!(ids(&before.items), ids(&rows[at - 5..at]), "before {url}");
-    let after = page_in(&server, &format!("{url}&after={}", around.next.unwrap())).await;
-    assert_eq!(ids(&after.items), ids(&rows[at + 5..at + 10]), "after {url}");
+    let all = table(&db).await;
+    for (sort, dir) in [("top", None), ("new", Some("asc")), ("title", Some("desc"))] {
+        let rows = in_order(&all, sort, dir);
+        let at = 17;
+        let dir = dir.map_or(String::new(), |dir| format!("&dir={dir}"));
+        let url = format!("/posts?sort={sort}{dir}&limit=5&around={}", rows[at].id);
+        let around = page_in(&server, &url).await;
+        assert_eq!(ids(&around.items), ids(&rows[at..at + 5]), "GET {url}");
+        let before = page_in(&server, &format!("{url}&before={}", around.prev.unwrap())).await;
+        assert_eq!(ids(&before.items), ids(&rows[at - 5..at]), "before {url}");
+        let after = page_in(&server, &format!("{url}&after={}", around.next.unwrap())).await;
+        assert_eq!(ids(&after.items), ids(&rows[at + 5..at + 10]), "after {url}");
+    }
     let missing = server.get("/posts?around=100000").await;
     assert_eq!(missing.status, 404, "{}", missing.body);
     assert!(missing.body.contains("ROW_NOT_LISTED"), "{}", missing.body);

@@ -163,7 +163,7 @@ impl Db {
 
     /// The page `request` asks for, in sort order `order`, its first key in direction `dir`
     /// (`None`: as declared); with `around`, where the request asks for the first page, the page
-    /// that starts with the post of that id (a deep link; one statement more, to read the post).
+    /// that starts with the post of that id (a deep link, in one statement as any page).
     /// A malformed token, one of another order or direction, or a zero limit, is an error
     /// before any query runs; a post that does not exist, one after; [`Error::fault`] says how
     /// to answer.
@@ -278,15 +278,10 @@ impl Db {
 /// `AsyncPageQuery<'static, C>` (the first).
 pub type PostsQuery<DB> = diesel::dsl::Select<posts::table, diesel::dsl::AsSelect<Post, DB>>;
 
-/// One post by its id, with the listing's selection: where a page around it starts.
-pub type PostById<DB> = diesel::dsl::Limit<
-    diesel::dsl::Select<diesel::dsl::Find<posts::table, i64>, diesel::dsl::AsSelect<Post, DB>>,
->;
-
 /// One page in the order the client chose, on any connection keyset can page posts on: the
 /// handler's code, written once for every backend and every order. The posts listing starts at
 /// a value of the order's first key too (`?sort=new&from=2024-03-01`), every post being public,
-/// and around a post (`?around=42`).
+/// and at a post (`?around=42`, read inside the page's statement).
 async fn page<C>(
     conn: &mut C,
     (order, dir, request, around): (PostOrder, Option<SortDirection>, &PageRequest, Option<i64>),
@@ -295,19 +290,11 @@ where
     C: AsyncConnectionCore<Backend: 'static>,
     PostsQuery<C::Backend>:
         AsyncPageQuery<'static, C, PostOrder> + Paginate<Model = Post, Item = Post>,
-    PostById<C::Backend>: diesel_async::methods::LoadQuery<'static, C, Post>,
 {
     let query = posts::table.select(Post::as_select());
     let mut paginated = query.paginate_by(order, dir, request)?.allow_starts();
-    if let (Some(id), true) = (around, request.cursor().is_none() && !request.is_last()) {
-        let by_id = posts::table.find(id).select(Post::as_select()).limit(1);
-        let row: Vec<Post> = by_id.load(conn).await?;
-        let Some(row) = <[Post]>::first(&row) else {
-            return Err(
-                keyset_runtime::Error::from(keyset_runtime::RequestError::RowNotListed).into()
-            );
-        };
-        paginated = paginated.at_row(row);
+    if let Some(id) = around {
+        paginated = paginated.at_row_id(id)?;
     }
     Ok(paginated.load_page_async(conn).await?)
 }
