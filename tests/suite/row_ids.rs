@@ -2,14 +2,14 @@
 //! in uniform and mixed orders of a filtered listing, the page at each sampled row's id is the
 //! page `at_row` opens with the row in hand (its rows and its tokens), which is the sorted
 //! listing's slice from the row, and runs as many statements, the row's values read inside
-//! them; rows outside the listing and ids of no row are
-//! `RowNotListed`; a request with a position of its own keeps it. Async alike.
+//! them; rows outside the listing and ids of no row are `RowNotListed`; a request with a
+//! position of its own keeps it. Async alike, and in a feed (`among`).
 
 use std::sync::{Arc, Mutex};
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
-use keyset_runtime::{Error, PageRequest, Paginate, RequestError};
+use keyset_runtime::{Error, Page, PageRequest, Paginate, RequestError};
 use keyset_tests::models::{Newest, NewestIdAsc, TopScore};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::cursors;
@@ -126,4 +126,36 @@ fn a_page_at_a_row_id_loads_alike_async() {
         let refused = outside.load_page_async(&mut async_conn).await;
         assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
     });
+}
+
+/// A feed (`among`) opens at a row's id too, its statements per author reading the row's values:
+/// each page is the plain listing's slice from the row, its `prev_cursor` pages back to the slice
+/// before it, and a post of an author outside the set is `RowNotListed`.
+#[test]
+fn a_feed_opens_at_a_row_id() {
+    let mut conn = db::seeded(ROWS);
+    let authors = [2_i64, 5];
+    let expected: Vec<i64> = posts::table
+        .filter(posts::author_id.eq_any(authors))
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(posts::id)
+        .load(&mut conn)
+        .unwrap();
+    let feed = || posts::table.select(Newest::as_select()).among(posts::author_id, authors);
+    let ids = |page: &Page<Newest>| page.items.iter().map(|post| post.id).collect::<Vec<_>>();
+    let limit = 5;
+    for at in (0..expected.len()).step_by(4) {
+        let page = feed().paginate(&PageRequest::first(limit)).unwrap();
+        let page = page.at_row_id(expected[at]).unwrap().load_page(&mut conn).unwrap();
+        let end = (at + limit as usize).min(expected.len());
+        assert_eq!(ids(&page), expected[at..end], "at row {at}");
+        let before = PageRequest::before(page.prev_cursor.unwrap(), limit);
+        let before = feed().paginate(&before).unwrap().load_page(&mut conn).unwrap();
+        assert_eq!(ids(&before), expected[at.saturating_sub(limit as usize)..at], "before {at}");
+    }
+    let outside: i64 =
+        posts::table.filter(posts::author_id.eq(1)).select(posts::id).first(&mut conn).unwrap();
+    let page = feed().paginate(&PageRequest::first(limit)).unwrap().at_row_id(outside).unwrap();
+    let refused = page.load_page(&mut conn);
+    assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))), "{refused:?}");
 }
