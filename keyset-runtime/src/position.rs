@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
-use crate::sql::{CursorKeys, KeyShape, Stop};
+use crate::sql::{CursorKeys, KeyShape, Seek, Stop, Walk};
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
 use crate::token::error::CursorError;
@@ -195,12 +195,27 @@ pub(crate) fn padded<O: SortOrder>(out: Writer) -> Result<O::Cursor, Error> {
 
 /// The cursor of order `O` whose last key holds the value written in `id` (a row's primary key,
 /// see [`Position::RowId`]), its other keys placeholders as [`padded`]'s: zero bytes as many as
-/// the placeholders take, then `id`.
+/// the placeholders take, then `id`. A nullable leading key's placeholder is NULL.
 pub(crate) fn row_cursor<O: SortOrder>(id: &[u8]) -> Result<O::Cursor, Error> {
-    let placeholders = padded::<O>(Writer::default())?;
+    row_cursor_led::<O>(&[], id)
+}
+
+/// [`row_cursor`]'s cursor with a nullable leading key's placeholder a value instead of NULL:
+/// the statements at a row's id that assume the row's value is not NULL (see `RowKeys`).
+pub(crate) fn row_value_cursor<O: SortOrder>(cursor: &O::Cursor) -> Result<O::Cursor, Error> {
+    let mut id = Writer::default();
+    O::keys(cursor.clone()).write_last(&mut id);
+    // An option's tag: 1 for a value, read from the zeros that follow.
+    row_cursor_led::<O>(&[1], &id.into_bytes())
+}
+
+/// [`row_cursor`]'s cursor whose bytes begin with `lead`.
+fn row_cursor_led<O: SortOrder>(lead: &[u8], id: &[u8]) -> Result<O::Cursor, Error> {
+    let placeholders = padded::<O>(Writer::from_vec(lead.to_vec()))?;
     let lengths = O::key_lengths(&placeholders);
     let before = lengths.iter().rev().skip(1).map(|(_, len)| len).sum();
-    let mut bytes = vec![0; before];
+    let mut bytes = lead.to_vec();
+    bytes.resize(before, 0);
     bytes.extend_from_slice(id);
     let cursor = O::Cursor::read(&mut Reader::new(&bytes)).ok();
     let mut last = Writer::default();
@@ -218,6 +233,31 @@ pub(crate) fn row_cursor<O: SortOrder>(id: &[u8]) -> Result<O::Cursor, Error> {
             Err(Error::Database(diesel::result::Error::QueryBuilderError(message.into())))
         }
     }
+}
+
+/// A position, and at a row's id with a nullable leading key the row's cursor in the other
+/// region of that key (see [`row_regions`]).
+pub(crate) type InRegion<C> = (Position<C>, Option<C>);
+
+/// The position of a page at a row's id with a nullable leading key, and the row's cursor in
+/// the other region (see `PageMachine::fetched`): the statements first assume the region the
+/// walk meets first, so that a page that finds the row there runs as many statements as a
+/// token's. Any other position as it is.
+pub(crate) fn row_regions<M: SortOrder, W: Walk>(
+    position: Position<M::Cursor>,
+) -> Result<InRegion<M::Cursor>, Error> {
+    Ok(match position {
+        Position::RowId(null) if <M::Keys as KeyShape>::LEADING_NULLABLE => {
+            // `row_cursor`'s placeholder for the leading key is NULL.
+            let value = row_value_cursor::<M>(&null)?;
+            match Seek::<M, W>::new(null.clone()).next_region() {
+                // The NULLs come first in the walk, the values after them.
+                true => (Position::RowId(null), Some(value)),
+                false => (Position::RowId(value), Some(null)),
+            }
+        }
+        position => (position, None),
+    })
 }
 
 /// The field name of key `at` (from 0) of order `O`, for errors.

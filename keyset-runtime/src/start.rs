@@ -98,9 +98,13 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// subquery a primary-key lookup that the engine runs once), so that the page costs what
     /// the page at a token costs, where `at_row` costs a round trip more.
     ///
-    /// For orders of `NOT NULL` columns of the model's table that end in its one-column
-    /// primary key (the `#[tiebreaker]`): in every named order, where the orders are named.
-    /// Another order does not compile; [`at_row`](Self::at_row) serves it. A row the listing
+    /// For orders of columns of the model's table that end in its one-column primary key (the
+    /// `#[tiebreaker]`), `NOT NULL` but perhaps the leading one: in every named order, where the
+    /// orders are named. Another order does not compile; [`at_row`](Self::at_row) serves it.
+    /// With a nullable leading key the statements first assume the region the page meets first
+    /// (the values, where the NULLs come last), each holding nothing where the row's value says
+    /// otherwise, so that a row in the other region costs one statement more than a token's
+    /// page; a query that runs one statement (a boxed one) holds both regions in it. A row the listing
     /// does not hold, or none with that id, fails the page with
     /// [`RequestError::RowNotListed`](crate::RequestError::RowNotListed) (`404` over HTTP).
     /// A server error where a key's type of the user's own does not read zero bytes as a

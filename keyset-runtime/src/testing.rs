@@ -63,6 +63,38 @@ pub mod sql {
         }
     }
 
+    /// A statement of a page at the row whose primary key is `id` in an order led by a nullable
+    /// key: within `region` of the row's, which it assumes is the NULLs (`null`) or the values,
+    /// holding no row where the row's value says otherwise.
+    pub fn at_row_id_in<M: SortOrder, W: Walk>(
+        id: impl crate::token::CursorValue,
+        null: bool,
+        region: Region,
+    ) -> SeekLevel<M, W> {
+        let mut out = crate::token::Writer::default();
+        id.write(&mut out);
+        let mut cursor =
+            crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
+        if !null {
+            cursor = crate::position::row_value_cursor::<M>(&cursor).expect("a value's cursor");
+        }
+        Seek::new(cursor).reading_row(true).start(crate::sql::Stop::FROM, region)
+    }
+
+    /// The one predicate of a page at the row whose primary key is `id` in an order led by a
+    /// nullable key, on a query that runs one statement: the rows past the row's value where it
+    /// is not NULL, or past the row among the NULLs where it is.
+    pub fn at_row_id_either<M: SortOrder, W: Walk>(
+        id: impl crate::token::CursorValue,
+    ) -> SeekLevel<M, W> {
+        let mut out = crate::token::Writer::default();
+        id.write(&mut out);
+        let null = crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
+        let value = crate::position::row_value_cursor::<M>(&null).expect("a value's cursor");
+        let (value, null) = (Seek::new(value).reading_row(true), Seek::new(null).reading_row(true));
+        value.start_either(null, crate::sql::Stop::FROM)
+    }
+
     /// The ORDER BY of rows that all lie on one side of a nullable leading key's NULL boundary.
     pub trait OneSide: Sized {
         /// `nulls`: that side is the NULLs.

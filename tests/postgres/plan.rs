@@ -166,6 +166,35 @@ fn both_null_regions_are_index_seeks() {
     }
 }
 
+/// In an order led by a nullable key, each statement of a page at a row's id seeks the order's
+/// index as a token's: among the values from the row's value (read by primary key once, an
+/// `InitPlan`), which a NULL there matches nothing of; among the NULLs from the row's id, behind
+/// a one-time test that the row's value is NULL; and the whole NULL region after the values.
+#[test]
+fn a_page_at_a_row_id_seeks_either_region_of_a_nullable_key() {
+    use keyset_runtime::__testing::sql::{at_row_id_in, Forward, Region};
+    use keyset_tests::models::RankDescNullsLast;
+
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_rank ON posts (rank DESC NULLS LAST, id DESC)");
+    execute(&mut conn, "ANALYZE posts");
+    for (null, region) in [(false, Region::Cursor), (true, Region::Cursor), (false, Region::Next)] {
+        let page = posts::table
+            .select(RankDescNullsLast::as_select())
+            .filter(at_row_id_in::<RankDescNullsLast, Forward>(ROWS / 10, null, region))
+            .order(RankDescNullsLast::order_by().one_side(null != (region == Region::Next)))
+            .limit(21);
+        let plan = postgres_index_seek(&page, &mut conn).unwrap();
+        let seeks = |line: &&String| line.contains("Index Cond") && line.contains("rank");
+        assert!(plan.iter().any(|line| line.contains("posts_rank")), "{null}: {plan:#?}");
+        assert!(plan.iter().any(|line| seeks(&line)), "{null} {region:?}: {plan:#?}");
+        // Among the values, a NULL read from the row matches nothing (`rank <= NULL`).
+        if null {
+            assert!(plan.iter().any(|line| line.contains("One-Time Filter")), "{plan:#?}");
+        }
+    }
+}
+
 /// A page at a row given by its id is the same index seek as a page at a token: the row's values,
 /// read by primary key once each (`InitPlan`), are the `Index Cond`'s, in uniform and mixed
 /// directions.

@@ -7,7 +7,9 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use keyset_runtime::__testing::sql::SeekParts;
 use keyset_runtime::Keyset;
-use keyset_tests::models::{Newest, NewestCursor, NewestIdAsc, NewestIdAscCursor};
+use keyset_tests::models::{
+    Newest, NewestCursor, NewestIdAsc, NewestIdAscCursor, RankDescNullsLast,
+};
 use keyset_tests::schema::posts;
 use keyset_tests::seed;
 
@@ -111,6 +113,34 @@ fn a_page_at_a_row_id_reads_the_rows_values_by_subqueries() {
             row("created_at", 1),
             row("created_at", 2),
             row("created_at", 3)
+        )
+    );
+}
+
+/// In an order led by a nullable key, a page at a row's id that runs one statement (a boxed
+/// query) holds both regions' predicates, each guarded by whether the row's value is NULL.
+#[test]
+fn a_page_at_a_row_id_in_a_nullable_order_guards_each_region() {
+    use keyset_runtime::__testing::sql::{at_row_id_either, Forward};
+
+    let row = |n: u32| {
+        format!("(SELECT \"posts\".\"rank\" FROM \"posts\" WHERE \"posts\".\"id\" = ${n})")
+    };
+    let page = posts::table
+        .select(posts::id)
+        .filter(at_row_id_either::<RankDescNullsLast, Forward>(9_i64));
+    let (rank, id) = ("\"posts\".\"rank\"", "\"posts\".\"id\"");
+    assert_eq!(
+        statement(&page),
+        format!(
+            "SELECT {id} FROM \"posts\" WHERE ((({rank} <= {} OR {rank} IS NULL) AND ({} IS NOT \
+             NULL AND ({rank} < {} OR ({rank} = {} AND {id} <= $5) OR {rank} IS NULL))) OR (({} \
+             IS NULL AND (({rank} IS NULL AND {id} <= $7)))))",
+            row(1),
+            row(2),
+            row(3),
+            row(4),
+            row(6)
         )
     );
 }

@@ -3,14 +3,21 @@
 //! page `at_row` opens with the row in hand (its rows and its tokens), which is the sorted
 //! listing's slice from the row, and runs as many statements, the row's values read inside
 //! them; rows outside the listing and ids of no row are `RowNotListed`; a request with a
-//! position of its own keeps it. Async alike, and in a feed (`among`).
+//! position of its own keeps it. In orders led by a nullable key, the rows of either region,
+//! one statement more where the row lies in the region the walk meets second, and one statement
+//! in all for a query that runs once (boxed). Async alike, and in a feed (`among`).
+
+use std::cmp::Ordering;
 
 use std::sync::{Arc, Mutex};
 
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use keyset_runtime::{Error, Page, PageRequest, Paginate, RequestError};
-use keyset_tests::models::{Newest, NewestIdAsc, TopScore};
+use keyset_tests::models::{
+    Newest, NewestIdAsc, RankAscNullsFirst, RankAscNullsLast, RankDescNullsFirst,
+    RankDescNullsLast, TopScore,
+};
 use keyset_tests::schema::posts;
 use keyset_tests::walk::cursors;
 
@@ -36,11 +43,15 @@ fn counted<T>(conn: &mut Conn, page: impl FnOnce(&mut Conn) -> T) -> (T, usize) 
 }
 
 /// For `$model`'s listing of author `$author`'s posts, sorted by `$cmp` in Rust: the page at
-/// every third row's id, for limits 1 and 4, against `at_row` (rows, tokens and statements
-/// run) and the sorted slice, its tokens paging on both ways; then the ids it refuses, and a
+/// every third row's id, for limits 1 and 4, against `at_row` (rows, tokens, and statements
+/// run: `$extra(row)` more than it, 0 but where a nullable leading key's region is read
+/// second) and the sorted slice, its tokens paging on both ways; then the ids it refuses, and a
 /// request whose token keeps its page.
 macro_rules! check {
-    ($conn:expr, $model:ty, $author:expr, $cmp:expr) => {{
+    ($conn:expr, $model:ty, $author:expr, $cmp:expr) => {
+        check!($conn, $model, $author, $cmp, |_: &$model| 0)
+    };
+    ($conn:expr, $model:ty, $author:expr, $cmp:expr, $extra:expr) => {{
         let conn: &mut Conn = $conn;
         let listing =
             || posts::table.filter(posts::author_id.eq($author)).select(<$model>::as_select());
@@ -55,7 +66,8 @@ macro_rules! check {
                 let held = listing().paginate(&first).unwrap().at_row(row);
                 let (held, held_statements) = counted(conn, |conn| held.load_page(conn).unwrap());
                 // The row's values read inside the statements, not by one of its own.
-                assert_eq!(statements, held_statements, "at row {at}, limit {limit}");
+                let extra = $extra(row);
+                assert_eq!(statements, held_statements + extra, "at row {at}, limit {limit}");
                 let end = (at + limit as usize).min(rows.len());
                 assert_eq!(cursors(&page.items), expected[at..end], "at row {at}, limit {limit}");
                 assert_eq!(page.items, held.items, "at row {at}");
@@ -103,6 +115,83 @@ fn a_page_at_a_row_id_is_the_page_at_the_row_without_a_statement_of_its_own() {
     });
 }
 
+/// `a` before `b` in a nullable key's order: `desc` or not, NULLs `last` or first.
+fn nullable(a: Option<i32>, b: Option<i32>, desc: bool, last: bool) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) if desc => b.cmp(&a),
+        (Some(a), Some(b)) => a.cmp(&b),
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) if last => Ordering::Greater,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => nullable(b, a, desc, last).reverse(),
+    }
+}
+
+/// Led by a nullable key, in each direction and placement: the page at each sampled row's id
+/// holds the rows of its region and the next, whether the row's value is NULL or not; a row in
+/// the region the walk meets second costs one statement more than `at_row` (the first region's
+/// statement, which finds nothing), and no more.
+#[test]
+fn a_page_at_a_row_id_in_an_order_led_by_a_nullable_key() {
+    // Author 4's posts are the seed's rows with a NULL rank among others.
+    let mut conn = db::seeded(ROWS);
+    let second = |last: bool| move |rank: Option<i32>| usize::from(rank.is_none() == last);
+    check!(
+        &mut conn,
+        RankDescNullsLast,
+        4,
+        |a, b| nullable(a.rank, b.rank, true, true).then(b.id.cmp(&a.id)),
+        |row: &RankDescNullsLast| second(true)(row.rank)
+    );
+    check!(
+        &mut conn,
+        RankDescNullsFirst,
+        4,
+        |a, b| nullable(a.rank, b.rank, true, false).then(a.id.cmp(&b.id)),
+        |row: &RankDescNullsFirst| second(false)(row.rank)
+    );
+    check!(
+        &mut conn,
+        RankAscNullsLast,
+        4,
+        |a, b| nullable(a.rank, b.rank, false, true).then(a.id.cmp(&b.id)),
+        |row: &RankAscNullsLast| second(true)(row.rank)
+    );
+    check!(
+        &mut conn,
+        RankAscNullsFirst,
+        4,
+        |a, b| nullable(a.rank, b.rank, false, false).then(b.id.cmp(&a.id)),
+        |row: &RankAscNullsFirst| second(false)(row.rank)
+    );
+}
+
+/// A boxed query runs one statement: at a row's id in an order led by a nullable key it holds
+/// both regions' predicates, each holding nothing where the row's value says it is wrong. Its
+/// pages equal the plain query's, NULL rows and values alike.
+#[test]
+fn a_boxed_page_at_a_row_id_in_a_nullable_order_is_one_statement() {
+    let mut conn = db::seeded(ROWS);
+    let listing =
+        || posts::table.filter(posts::author_id.eq(4)).select(RankDescNullsLast::as_select());
+    let rows: Vec<RankDescNullsLast> = listing().load(&mut conn).unwrap();
+    assert!(rows.iter().any(|row| row.rank.is_none()) && rows.iter().any(|row| row.rank.is_some()));
+    for row in &rows {
+        let request = PageRequest::first(4);
+        let plain = listing().paginate(&request).unwrap().at_row_id(row.id).unwrap();
+        let plain = plain.load_page(&mut conn).unwrap();
+        let boxed = listing().into_boxed().paginate(&request).unwrap().at_row_id(row.id).unwrap();
+        let (boxed, statements) = counted(&mut conn, |conn| boxed.load_page(conn).unwrap());
+        assert_eq!(statements, 1, "row {}", row.id);
+        assert_eq!(cursors(&boxed.items), cursors(&plain.items), "row {}", row.id);
+        assert_eq!(boxed.prev_cursor, plain.prev_cursor);
+        assert_eq!(boxed.next_cursor, plain.next_cursor);
+    }
+    let boxed = listing().into_boxed().paginate(&PageRequest::first(4)).unwrap();
+    let refused = boxed.at_row_id(1).unwrap().load_page(&mut conn);
+    assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))), "{refused:?}");
+}
+
 /// The async path runs the same statements: the page at an id equals the blocking one, and a
 /// row outside the listing is refused alike.
 #[test]
@@ -125,6 +214,19 @@ fn a_page_at_a_row_id_loads_alike_async() {
         let outside = listing().paginate(&PageRequest::first(3)).unwrap().at_row_id(2).unwrap();
         let refused = outside.load_page_async(&mut async_conn).await;
         assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
+        // Led by a nullable key, where a NULL row's page runs the second region's statement.
+        let listing = || posts::table.select(RankAscNullsFirst::as_select());
+        for id in (1..=20).chain([ROWS + 1]) {
+            let request = PageRequest::first(3);
+            let blocking = listing().paginate(&request).unwrap().at_row_id(id).unwrap();
+            let blocking = blocking.load_page(&mut conn).map(|page| cursors(&page.items));
+            let awaited = listing().paginate(&request).unwrap().at_row_id(id).unwrap();
+            let awaited = awaited.load_page_async(&mut async_conn).await;
+            assert_eq!(
+                format!("{:?}", awaited.map(|page| cursors(&page.items))),
+                format!("{blocking:?}")
+            );
+        }
     });
 }
 

@@ -33,7 +33,7 @@ use std::marker::PhantomData;
 use crate::error::Error;
 use crate::fetched::Fetched;
 use crate::orders::SortOrder;
-use crate::position::Position;
+use crate::position::{row_regions, Position};
 use crate::request::RequestError;
 use crate::sql::{
     KeyShape, OrderBy, Region, Seek, SeekDialect, SeekLevel, Stop, Walk, WindowEnd, Windowing,
@@ -81,6 +81,11 @@ pub enum Statement<M: SortOrder, W> {
 /// selection), whose model `model` finds.
 pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     position: Position<M::Cursor>,
+    /// At a row's id with a nullable leading key, the row's cursor in the region the position's
+    /// does not assume (see `RowKeys`): where the first statement returns nothing, the row lies
+    /// there, and the page is planned again from it; in a query that runs one statement, both
+    /// are in it.
+    other_region: Option<M::Cursor>,
     /// After a feed's window came back short, the last row it found: the statements that
     /// follow go on past it.
     resume: Option<M::Cursor>,
@@ -133,14 +138,17 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 Position::Number(_) | Position::Start(..) | Position::Row(_) | Position::RowId(_)
             )
             && (cursor || DB::WINDOW == Windowing::Subquery);
+        let (position, other_region) = row_regions::<M, W>(position)?;
         let plan = match position.seek() {
             _ if probe => Plan::Probe,
+            Some(_) if other_region.is_some() && !copies.repeats => Plan::Whole,
             Some((cursor, stop)) => replan(&Seek::new(cursor.clone()), copies, stop),
             None => Plan::Whole,
         };
         let walk = PhantomData;
         Ok(PageMachine {
             position,
+            other_region,
             resume: None,
             windowing: DB::WINDOW,
             reach: Reach::Unread,
@@ -214,9 +222,15 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 };
                 (Plan::Done, statement)
             }
-            (Plan::Whole, Some(cursor)) => {
-                (Plan::Done, seek(cursor, (stop, row), Region::Whole, OrderBy::new(), limit))
-            }
+            (Plan::Whole, Some(cursor)) => match &self.other_region {
+                Some(other) if !self.copies.repeats => {
+                    let (cursor, other) = (Seek::new(cursor.clone()), Seek::new(other.clone()));
+                    let level =
+                        cursor.reading_row(true).start_either(other.reading_row(true), stop);
+                    (Plan::Done, Statement::Level { level, order: OrderBy::new(), limit })
+                }
+                _ => (Plan::Done, seek(cursor, (stop, row), Region::Whole, OrderBy::new(), limit)),
+            },
             (Plan::Levels { level, inclusive, .. }, Some(cursor)) => {
                 let (level, order) = tie_level::<M, W>(cursor, level, (inclusive, row));
                 (self.plan.after_level(), Statement::Level { level, order, limit })
@@ -249,7 +263,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// Whether another statement may follow the one just handed out: if not, the driver may
     /// give it the query itself instead of a copy.
     pub(crate) fn may_continue(&self) -> bool {
-        self.plan != Plan::Done
+        self.plan != Plan::Done || (self.other_region.is_some() && self.copies.repeats)
     }
 
     /// Takes the rows the last statement returned. After the statement that reads where a feed's
@@ -268,6 +282,13 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 None => self.seeks(),
             };
             return;
+        }
+        if let Some(other) = self.other_region.take() {
+            if rows.is_empty() && self.copies.repeats {
+                self.plan = (self.replan)(&Seek::new(other.clone()), self.copies, Stop::FROM);
+                self.position = Position::RowId(other);
+                return;
+            }
         }
         self.rows.extend(rows);
         if self.plan != Plan::Probed {

@@ -155,7 +155,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
 
     /// `?`, the value bound; or, where the key reads its value from a row (see `RowKeys`), the
     /// subquery that reads it, `(SELECT column FROM t WHERE id = ?)`.
-    fn walk_value<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
+    pub(super) fn walk_value<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
     where
         DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
         C: Expression + QueryFragment<DB>,

@@ -39,6 +39,8 @@ use crate::orders::SortOrder;
 /// `Seek::start_level` and `Seek::start`.
 pub struct SeekLevel<M: SortOrder, W> {
     keys: M::Keys,
+    /// [`Part::Either`]'s other keys.
+    other: Option<M::Keys>,
     part: Part,
     walk: PhantomData<W>,
 }
@@ -50,6 +52,11 @@ enum Part {
     Level { level: usize, inclusive: bool },
     /// A start's rows in one predicate: past the values as `stop` says, within `region`.
     Start { stop: Stop, region: Region },
+    /// The rows of either of two starts, past each one's values as `stop` says: a page at a
+    /// row's id with a nullable leading key, whose two keys assume the row's value is and is not
+    /// NULL, each holding no row where it is wrong (see `RowKeys`), on a query that runs one
+    /// statement only.
+    Either { stop: Stop },
 }
 
 impl<M: SortOrder, W> SeekLevel<M, W> {
@@ -59,14 +66,20 @@ impl<M: SortOrder, W> SeekLevel<M, W> {
             "{} has no tie level {level}: levels run from 1 to its number of sort keys",
             M::SORT_ORDER,
         );
-        SeekLevel { keys, part: Part::Level { level, inclusive }, walk: PhantomData }
+        SeekLevel { keys, other: None, part: Part::Level { level, inclusive }, walk: PhantomData }
     }
 
     /// The rows past `keys`' values as `stop` says (the first `stop.depth` keys compared, the
     /// equal rows kept when `stop.inclusive`), within `region`, in one predicate shaped as a
     /// cursor's seek is.
     pub(super) fn start(keys: M::Keys, stop: Stop, region: Region) -> Self {
-        SeekLevel { keys, part: Part::Start { stop, region }, walk: PhantomData }
+        SeekLevel { keys, other: None, part: Part::Start { stop, region }, walk: PhantomData }
+    }
+
+    /// The rows past `keys`' values or past `other`'s, as `stop` says, in one predicate
+    /// ([`Part::Either`]).
+    pub(super) fn either(keys: M::Keys, other: M::Keys, stop: Stop) -> Self {
+        SeekLevel { keys, other: Some(other), part: Part::Either { stop }, walk: PhantomData }
     }
 }
 
@@ -82,6 +95,16 @@ where
             Part::Level { level, inclusive } => (level, inclusive),
             Part::Start { stop, region } => {
                 return walk_seek(&self.keys, out, (W::BACKWARD, region), stop)
+            }
+            Part::Either { stop } => {
+                out.push_sql("(");
+                walk_seek(&self.keys, out.reborrow(), (W::BACKWARD, Region::Whole), stop)?;
+                if let Some(other) = &self.other {
+                    out.push_sql(" OR ");
+                    walk_seek(other, out.reborrow(), (W::BACKWARD, Region::Whole), stop)?;
+                }
+                out.push_sql(")");
+                return Ok(());
             }
         };
         // Parenthesised as a whole, like `Seek`, so it composes with any user filter.
@@ -124,7 +147,8 @@ where
     M::Keys: Clone,
 {
     fn clone(&self) -> Self {
-        SeekLevel { keys: self.keys.clone(), part: self.part, walk: PhantomData }
+        let (keys, other) = (self.keys.clone(), self.other.clone());
+        SeekLevel { keys, other, part: self.part, walk: PhantomData }
     }
 }
 

@@ -182,6 +182,17 @@ where
         let after = nulls_after::<P>(backward);
         let last = stop.last(1, Self::LEN);
         out.push_sql("(");
+        // At a row given by its id, whether the row's value is NULL says which rows lie past
+        // it, and the statement is written before that is read: it assumes the cursor's
+        // region, and holds nothing where the row lies in the other (see `RowKeys`).
+        if self.from_row {
+            self.walk_value(out.reborrow())?;
+            out.push_sql(if self.value.is_some() {
+                " IS NOT NULL AND ("
+            } else {
+                " IS NULL AND ("
+            });
+        }
         match self.value {
             Some(_) if last => self.compare(out.reborrow(), stop.op(D::DESC, backward))?,
             Some(_) => {
@@ -220,7 +231,7 @@ where
             out.push_sql(" OR ");
             self.is_null(out.reborrow(), self.value.is_some())?;
         }
-        out.push_sql(")");
+        out.push_sql(if self.from_row { "))" } else { ")" });
         Ok(())
     }
 

@@ -13,23 +13,28 @@ use diesel::{Column, QueryResult, Table};
 
 use super::dialect::{push_value, SeekDialect};
 use super::keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection};
+use super::nullable::{Nullable, NullsPlacement};
 use crate::token::CursorValue;
 
 /// A key list whose page can start at a row given by its primary key in one statement: every
-/// key is a `NOT NULL` column of one table, and the last is that table's primary key. Each other
-/// key's value is then read from that row where the statement compares it, `created_at <=
-/// (SELECT created_at FROM posts WHERE id = ?)`, the primary key's value bound: one index seek
-/// as a bound value's, measured on SQLite, PostgreSQL and MariaDB (each engine evaluates the
-/// subquery once, and seeks the order's index with its value). A nullable key's SQL depends on
-/// whether its value is NULL, which a subquery does not say before the statement runs; a joined
-/// table's column is not the row's.
+/// key is a column of one table, `NOT NULL` but perhaps the first, and the last is that table's
+/// primary key. Each other key's value is then read from that row where the statement compares
+/// it, `created_at <= (SELECT created_at FROM posts WHERE id = ?)`, the primary key's value
+/// bound: one index seek as a bound value's, measured on SQLite, PostgreSQL and MariaDB (each
+/// engine evaluates the subquery once, and seeks the order's index with its value). A nullable
+/// leading key's SQL depends on whether the row's value is NULL, which the subquery does not say
+/// before the statement runs: its statements assume one region of the key, each guarded by the
+/// row's value (`(SELECT x ..) IS NULL AND ..`), and the page machine runs the other region's
+/// when the first returns nothing (see `PageMachine::fetched`). A nullable key behind the first
+/// lies inside the tie groups of the keys before it, where no such guard separates its
+/// regions; a joined table's column is not the row's.
 /// (Named in the bounds of [`Paginated::at_row_id`](crate::Paginated::at_row_id) only.)
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
-    message = "a page at a row given by its id needs an order of `NOT NULL` columns of one table, \
-               ending in its primary key",
-    label = "this order has a nullable key, a key of another table, or does not end in the \
-             table's one-column primary key",
+    message = "a page at a row given by its id needs an order of columns of one table, `NOT NULL` \
+               but perhaps the first, ending in its primary key",
+    label = "this order has a nullable key after the first, a key of another table, or does not \
+             end in the table's one-column primary key",
     note = "load the row and open the page with `at_row(&row)` instead"
 )]
 pub trait RowKeys: CursorKeys {
@@ -39,7 +44,41 @@ pub trait RowKeys: CursorKeys {
     type Id: CursorValue;
 }
 
-impl<C, D, V> RowKeys for Key<C, D, V, End>
+impl<C, D, V, N> RowKeys for Key<C, D, V, N>
+where
+    D: NotNullDirection,
+    Self: NotNullKeys,
+{
+    type Table = <Self as NotNullKeys>::Table;
+    type Id = <Self as NotNullKeys>::Id;
+}
+
+impl<C, D, P, T, N> RowKeys for Key<C, Nullable<D, P>, Option<T>, N>
+where
+    C: Column<Table: SameTable<N::Table>> + 'static,
+    D: KeyDirection,
+    P: NullsPlacement,
+    T: CursorValue + 'static,
+    N: NotNullKeys,
+{
+    type Table = C::Table;
+    type Id = N::Id;
+}
+
+/// [`RowKeys`] whose every key is `NOT NULL`: what follows a nullable leading key.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a page at a row given by its id needs `NOT NULL` sort keys after the first",
+    note = "load the row and open the page with `at_row(&row)` instead"
+)]
+pub trait NotNullKeys: CursorKeys {
+    /// The table of every key.
+    type Table;
+    /// The value type of the last key, the table's primary key.
+    type Id: CursorValue;
+}
+
+impl<C, D, V> NotNullKeys for Key<C, D, V, End>
 where
     C: Column<Table: Table> + RowIdColumn<<C::Table as Table>::PrimaryKey> + 'static,
     D: NotNullDirection,
@@ -49,15 +88,15 @@ where
     type Id = V;
 }
 
-impl<C, D, V, C2, D2, V2, N> RowKeys for Key<C, D, V, Key<C2, D2, V2, N>>
+impl<C, D, V, C2, D2, V2, N> NotNullKeys for Key<C, D, V, Key<C2, D2, V2, N>>
 where
-    C: Column<Table: SameTable<<Key<C2, D2, V2, N> as RowKeys>::Table>> + 'static,
+    C: Column<Table: SameTable<<Key<C2, D2, V2, N> as NotNullKeys>::Table>> + 'static,
     D: NotNullDirection,
     V: CursorValue + 'static,
-    Key<C2, D2, V2, N>: RowKeys,
+    Key<C2, D2, V2, N>: NotNullKeys,
 {
     type Table = C::Table;
-    type Id = <Key<C2, D2, V2, N> as RowKeys>::Id;
+    type Id = <Key<C2, D2, V2, N> as NotNullKeys>::Id;
 }
 
 // The three conditions of `RowKeys`, each a trait of its own, so that the one that fails is
@@ -67,11 +106,12 @@ where
 /// A sort key's direction, where the key is not nullable (see [`RowKeys`]).
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
-    message = "a page at a row given by its id needs `NOT NULL` sort keys, and this order has a \
-               nullable one (`{Self}`)",
-    label = "the order has a nullable key",
-    note = "where a nullable key's value is NULL decides the statement, which the row's id does \
-            not say before it runs: load the row and open the page with `at_row(&row)` instead"
+    message = "a page at a row given by its id needs `NOT NULL` sort keys after the first, and \
+               this order has a nullable one there (`{Self}`)",
+    label = "the order has a nullable key after its first",
+    note = "a nullable key behind another lies inside that key's tie groups, where the row's id \
+            does not say which of its regions a statement reads: load the row and open the page \
+            with `at_row(&row)` instead"
 )]
 pub trait NotNullDirection: KeyDirection {}
 
@@ -125,9 +165,8 @@ impl<C, D, V, N> Key<C, D, V, N> {
 /// leaked box of a zero-sized value allocates nothing; any other type is refused.
 fn unit<T: Default + 'static>() -> QueryResult<&'static T> {
     if size_of::<T>() != 0 {
-        let message =
-            "a page at a row's id reads the row from its table, which must be a `table!` \
-                       table (a unit struct)";
+        let message = "a page at a row's id reads the row from its table, which must be a \
+                       `table!` table (a unit struct)";
         return Err(diesel::result::Error::QueryBuilderError(message.into()));
     }
     Ok(Box::leak(Box::new(T::default())))

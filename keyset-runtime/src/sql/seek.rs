@@ -73,6 +73,13 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         SeekLevel::start(self.keys, stop, region)
     }
 
+    /// The rows at or past (or strictly past) this cursor's values or `other`'s, as `stop` says,
+    /// in one predicate: a page at a row's id with a nullable leading key on a query that runs
+    /// one statement (see [`SeekLevel::either`]).
+    pub(crate) fn start_either(self, other: Self, stop: Stop) -> SeekLevel<M, W> {
+        SeekLevel::either(self.keys, other.keys, stop)
+    }
+
     /// Whether the cursor's value for a nullable leading key is NULL (false without one).
     pub(crate) fn leading_is_null(&self) -> bool {
         self.keys.leading_is_null()

@@ -4,14 +4,18 @@ use keyset_runtime::{Keyset, PageRequest, Paginate};
 diesel::table! {
     tasks (id) {
         id -> BigInt,
+        score -> BigInt,
         due -> Nullable<BigInt>,
     }
 }
 
-// A nullable key: where the row's value is NULL decides the statement, which a subquery does not
-// say before it runs. `at_row(&task)` serves this order.
+// A nullable key behind another: its NULLs lie inside the leading key's tie groups, where the
+// row's id does not say which of its regions a statement reads. (A nullable *leading* key is
+// served.) `at_row(&task)` serves this order.
 #[derive(Queryable, Selectable, Keyset)]
 struct Task {
+    #[sort(desc)]
+    score: i64,
     #[sort(asc, nulls = last)]
     due: Option<i64>,
     #[sort(asc)]
