@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::orders::SortOrder;
 use crate::request::{RequestError, RequestedPosition};
-use crate::sql::{CursorKeys, KeyShape, Seek, Stop, Walk};
+use crate::sql::{CursorKeys, KeyShape, Stop};
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
 use crate::token::error::CursorError;
@@ -240,21 +240,17 @@ fn row_cursor_led<O: SortOrder>(lead: &[u8], id: &[u8]) -> Result<O::Cursor, Err
 pub(crate) type InRegion<C> = (Position<C>, Option<C>);
 
 /// The position of a page at a row's id with a nullable leading key, and the row's cursor in
-/// the other region (see `PageMachine::fetched`): the statements first assume the region the
-/// walk meets first, so that a page that finds the row there runs as many statements as a
-/// token's. Any other position as it is.
-pub(crate) fn row_regions<M: SortOrder, W: Walk>(
+/// the other region (see `machine/regions.rs`): the position's assumes the row's value is not
+/// NULL, whose statement, where the regions' statements are not united, runs first (it reads
+/// nothing where the value is NULL: `x <= NULL` holds for no row). Any other position as it is.
+pub(crate) fn row_regions<M: SortOrder>(
     position: Position<M::Cursor>,
 ) -> Result<InRegion<M::Cursor>, Error> {
     Ok(match position {
         Position::RowId(null) if <M::Keys as KeyShape>::LEADING_NULLABLE => {
             // `row_cursor`'s placeholder for the leading key is NULL.
             let value = row_value_cursor::<M>(&null)?;
-            match Seek::<M, W>::new(null.clone()).next_region() {
-                // The NULLs come first in the walk, the values after them.
-                true => (Position::RowId(null), Some(value)),
-                false => (Position::RowId(value), Some(null)),
-            }
+            (Position::RowId(value), Some(null))
         }
         position => (position, None),
     })

@@ -101,10 +101,11 @@ impl<Q: Paginate, O: OrderSet> Paginated<Q, O> {
     /// For orders of columns of the model's table that end in its one-column primary key (the
     /// `#[tiebreaker]`), `NOT NULL` but perhaps the leading one: in every named order, where the
     /// orders are named. Another order does not compile; [`at_row`](Self::at_row) serves it.
-    /// With a nullable leading key the statements first assume the region the page meets first
-    /// (the values, where the NULLs come last), each holding nothing where the row's value says
-    /// otherwise, so that a row in the other region costs one statement more than a token's
-    /// page; a query that runs one statement (a boxed one) holds both regions in it. A row the listing
+    /// With a nullable leading key, whose regions (its NULLs, its values) the row's id does not
+    /// tell apart, the page's statements read both: on PostgreSQL as one union of their first
+    /// statements, each guarded by the row's value, as many statements as a token's page;
+    /// elsewhere the values' first, a row whose value is NULL costing one statement more (see
+    /// the [navigation guide](crate::guide::navigation)). A row the listing
     /// does not hold, or none with that id, fails the page with
     /// [`RequestError::RowNotListed`](crate::RequestError::RowNotListed) (`404` over HTTP).
     /// A server error where a key's type of the user's own does not read zero bytes as a

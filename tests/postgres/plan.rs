@@ -195,6 +195,56 @@ fn a_page_at_a_row_id_seeks_either_region_of_a_nullable_key() {
     }
 }
 
+/// The page the API runs at a row's id in an order led by a nullable key is one statement, the
+/// union of both regions' first statements, whether the row's value is NULL or not; each branch
+/// an index seek of the order's index, the NULLs' behind its one-time test of the row's value.
+#[test]
+fn a_page_at_a_row_id_unites_the_regions_of_a_nullable_key() {
+    use std::sync::{Arc, Mutex};
+
+    use diesel::connection::{Instrumentation, InstrumentationEvent};
+    use keyset_runtime::__testing::sql::{at_row_id_in, shape, union, Forward, Region};
+    use keyset_runtime::{PageRequest, Paginate};
+    use keyset_tests::models::RankDescNullsLast;
+
+    let mut conn = db::seeded(ROWS);
+    execute(&mut conn, "CREATE INDEX posts_rank ON posts (rank DESC NULLS LAST, id DESC)");
+    execute(&mut conn, "ANALYZE posts");
+    let query = || posts::table.select(RankDescNullsLast::as_select());
+    let null: i64 =
+        posts::table.filter(posts::rank.is_null()).select(posts::id).first(&mut conn).unwrap();
+    for id in [ROWS / 10 + 1, null] {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
+        conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+            if let InstrumentationEvent::StartQuery { query, .. } = event {
+                sink.lock().unwrap().push(shape(&query.to_string()));
+            }
+        });
+        let page = query().paginate(&PageRequest::first(20)).unwrap().at_row_id(id).unwrap();
+        let page = page.load_page(&mut conn).unwrap();
+        conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+        assert_eq!(page.items[0].id, id);
+
+        let branch = |null: bool| {
+            query()
+                .filter(at_row_id_in::<RankDescNullsLast, Forward>(id, null, Region::Cursor))
+                .order(RankDescNullsLast::order_by().one_side(null))
+                .limit(21)
+        };
+        let names = RankDescNullsLast::SELECTED_NAMES.unwrap();
+        let united =
+            union(vec![branch(false), branch(true)], RankDescNullsLast::order_by(), names, 21);
+        let sql = diesel::debug_query::<diesel::pg::Pg, _>(&united).to_string();
+        assert_eq!(*log.lock().unwrap(), [shape(&sql)], "row {id}");
+        let plan = postgres_index_seek(&united, &mut conn).unwrap();
+        let seeks =
+            plan.iter().filter(|line| line.contains("Index") && line.contains("posts_rank"));
+        assert_eq!(seeks.count(), 2, "row {id}: {plan:#?}");
+        assert!(plan.iter().any(|line| line.contains("One-Time Filter")), "{plan:#?}");
+    }
+}
+
 /// A page at a row given by its id is the same index seek as a page at a token: the row's values,
 /// read by primary key once each (`InitPlan`), are the `Index Cond`'s, in uniform and mixed
 /// directions.

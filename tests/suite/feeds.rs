@@ -25,7 +25,7 @@ mod errors;
 pub(crate) mod plan;
 mod props;
 pub(crate) mod recorded;
-mod walks;
+pub mod walks;
 mod writer;
 
 /// More pages than any walk here needs: a walk that takes more is looping.

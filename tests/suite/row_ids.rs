@@ -3,9 +3,10 @@
 //! page `at_row` opens with the row in hand (its rows and its tokens), which is the sorted
 //! listing's slice from the row, and runs as many statements, the row's values read inside
 //! them; rows outside the listing and ids of no row are `RowNotListed`; a request with a
-//! position of its own keeps it. In orders led by a nullable key, the rows of either region,
-//! one statement more where the row lies in the region the walk meets second, and one statement
-//! in all for a query that runs once (boxed). Async alike, and in a feed (`among`).
+//! position of its own keeps it. In orders led by a nullable key, the rows of either region: as
+//! many statements as `at_row`'s where both regions' first statements run as a union, one more
+//! for the rows of the region tried second where they cannot (a join's selection), and one in
+//! all for a query that runs once (boxed). Async alike, and in a feed (`among`).
 
 use std::cmp::Ordering;
 
@@ -15,14 +16,19 @@ use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::prelude::*;
 use keyset_runtime::{Error, Page, PageRequest, Paginate, RequestError};
 use keyset_tests::models::{
-    Newest, NewestIdAsc, RankAscNullsFirst, RankAscNullsLast, RankDescNullsFirst,
-    RankDescNullsLast, TopScore,
+    Author, FeedPost, FeedPostOrder, Newest, NewestIdAsc, RankAscNullsFirst, RankAscNullsLast,
+    RankDescNullsFirst, RankDescNullsLast, TopScore,
 };
-use keyset_tests::schema::posts;
+use keyset_tests::schema::{authors, posts};
 use keyset_tests::walk::cursors;
 
 use super::asynchronous::{runtime, seeded_async};
 use super::db;
+use super::feeds::walks::feed_post_order;
+use super::orders::DIRECTIONS;
+use keyset_runtime::migration::Backend;
+
+use super::orders_plan::backend;
 use crate::Conn;
 
 const ROWS: i64 = 120;
@@ -44,9 +50,8 @@ fn counted<T>(conn: &mut Conn, page: impl FnOnce(&mut Conn) -> T) -> (T, usize) 
 
 /// For `$model`'s listing of author `$author`'s posts, sorted by `$cmp` in Rust: the page at
 /// every third row's id, for limits 1 and 4, against `at_row` (rows, tokens, and statements
-/// run: `$extra(row)` more than it, 0 but where a nullable leading key's region is read
-/// second) and the sorted slice, its tokens paging on both ways; then the ids it refuses, and a
-/// request whose token keeps its page.
+/// run: as many, or `$extra(row)` more) and the sorted slice, its tokens paging on both ways;
+/// then the ids it refuses, and a request whose token keeps its page.
 macro_rules! check {
     ($conn:expr, $model:ty, $author:expr, $cmp:expr) => {
         check!($conn, $model, $author, $cmp, |_: &$model| 0)
@@ -66,7 +71,7 @@ macro_rules! check {
                 let held = listing().paginate(&first).unwrap().at_row(row);
                 let (held, held_statements) = counted(conn, |conn| held.load_page(conn).unwrap());
                 // The row's values read inside the statements, not by one of its own.
-                let extra = $extra(row);
+                let extra: usize = $extra(row);
                 assert_eq!(statements, held_statements + extra, "at row {at}, limit {limit}");
                 let end = (at + limit as usize).min(rows.len());
                 assert_eq!(cursors(&page.items), expected[at..end], "at row {at}, limit {limit}");
@@ -128,42 +133,81 @@ fn nullable(a: Option<i32>, b: Option<i32>, desc: bool, last: bool) -> Ordering 
 }
 
 /// Led by a nullable key, in each direction and placement: the page at each sampled row's id
-/// holds the rows of its region and the next, whether the row's value is NULL or not; a row in
-/// the region the walk meets second costs one statement more than `at_row` (the first region's
-/// statement, which finds nothing), and no more.
+/// holds the rows of its region and the next, whether the row's value is NULL or not. On
+/// PostgreSQL in as many statements as `at_row`'s: the first statements of both regions run as
+/// one union, each guarded by the row's value. Elsewhere the values' statement runs first, and a
+/// NULL row's page runs one more.
 #[test]
 fn a_page_at_a_row_id_in_an_order_led_by_a_nullable_key() {
     // Author 4's posts are the seed's rows with a NULL rank among others.
     let mut conn = db::seeded(ROWS);
-    let second = |last: bool| move |rank: Option<i32>| usize::from(rank.is_none() == last);
+    let united = backend() == Backend::Postgres;
+    let extra = |rank: Option<i32>| usize::from(rank.is_none() && !united);
     check!(
         &mut conn,
         RankDescNullsLast,
         4,
         |a, b| nullable(a.rank, b.rank, true, true).then(b.id.cmp(&a.id)),
-        |row: &RankDescNullsLast| second(true)(row.rank)
+        |row: &RankDescNullsLast| extra(row.rank)
     );
     check!(
         &mut conn,
         RankDescNullsFirst,
         4,
         |a, b| nullable(a.rank, b.rank, true, false).then(a.id.cmp(&b.id)),
-        |row: &RankDescNullsFirst| second(false)(row.rank)
+        |row: &RankDescNullsFirst| extra(row.rank)
     );
     check!(
         &mut conn,
         RankAscNullsLast,
         4,
         |a, b| nullable(a.rank, b.rank, false, true).then(a.id.cmp(&b.id)),
-        |row: &RankAscNullsLast| second(true)(row.rank)
+        |row: &RankAscNullsLast| extra(row.rank)
     );
     check!(
         &mut conn,
         RankAscNullsFirst,
         4,
         |a, b| nullable(a.rank, b.rank, false, false).then(b.id.cmp(&a.id)),
-        |row: &RankAscNullsFirst| second(false)(row.rank)
+        |row: &RankAscNullsFirst| extra(row.rank)
     );
+}
+
+/// A query that selects more than the model cannot run the two regions as a union: the values'
+/// statement runs first, and the NULLs' only where it finds nothing, one statement more than
+/// `at_row` for a NULL row, whichever the placement.
+#[test]
+fn a_joined_page_at_a_row_id_in_a_nullable_order_tries_the_regions_in_turn() {
+    let mut conn = db::seeded(ROWS);
+    macro_rules! regions {
+        ($model:ty) => {{
+            let listing = || {
+                posts::table
+                    .inner_join(authors::table)
+                    .filter(posts::author_id.eq(4))
+                    .select((<$model>::as_select(), Author::as_select()))
+            };
+            let rows: Vec<($model, Author)> = listing().load(&mut conn).unwrap();
+            for (row, _) in &rows {
+                let request = PageRequest::first(3);
+                let by_id = listing().paginate(&request).unwrap().at_row_id(row.id).unwrap();
+                let (page, statements) = counted(&mut conn, |conn| by_id.load_page(conn).unwrap());
+                let held = listing().paginate(&request).unwrap().at_row(row);
+                let (held, held_statements) =
+                    counted(&mut conn, |conn| held.load_page(conn).unwrap());
+                let second = usize::from(row.rank.is_none());
+                assert_eq!(statements, held_statements + second, "row {}", row.id);
+                assert_eq!(page.items, held.items, "row {}", row.id);
+                assert_eq!(page.prev_cursor, held.prev_cursor, "row {}", row.id);
+                assert_eq!(page.next_cursor, held.next_cursor, "row {}", row.id);
+            }
+            let outside = listing().paginate(&PageRequest::first(3)).unwrap().at_row_id(1);
+            let refused = outside.unwrap().load_page(&mut conn);
+            assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))));
+        }};
+    }
+    regions!(RankDescNullsLast);
+    regions!(RankAscNullsFirst);
 }
 
 /// A boxed query runs one statement: at a row's id in an order led by a nullable key it holds
@@ -260,4 +304,29 @@ fn a_feed_opens_at_a_row_id() {
     let page = feed().paginate(&PageRequest::first(limit)).unwrap().at_row_id(outside).unwrap();
     let refused = page.load_page(&mut conn);
     assert!(matches!(refused, Err(Error::Request(RequestError::RowNotListed))), "{refused:?}");
+}
+
+/// Named orders, the nullable one (`ranked`) included, as declared and reversed, in a feed: the
+/// page at a row's id is the feed's sorted slice from the row.
+#[test]
+fn a_feed_in_a_named_order_opens_at_a_row_id() {
+    let mut conn = db::seeded(ROWS);
+    let authors = [3_i64, 4];
+    let feed = || posts::table.select(FeedPost::as_select()).among(posts::author_id, authors);
+    let listed = posts::table.filter(posts::author_id.eq_any(authors));
+    let rows: Vec<FeedPost> = listed.select(FeedPost::as_select()).load(&mut conn).unwrap();
+    let limit = 4;
+    for order in FeedPostOrder::ALL {
+        for dir in DIRECTIONS {
+            let mut sorted = rows.clone();
+            sorted.sort_by(|a, b| feed_post_order(order, dir, a, b));
+            let ids = |posts: &[FeedPost]| posts.iter().map(|post| post.id).collect::<Vec<_>>();
+            for at in (0..sorted.len()).step_by(5) {
+                let page = feed().paginate_by(order, dir, &PageRequest::first(limit)).unwrap();
+                let page = page.at_row_id(sorted[at].id).unwrap().load_page(&mut conn).unwrap();
+                let end = (at + limit as usize).min(sorted.len());
+                assert_eq!(ids(&page.items), ids(&sorted[at..end]), "{order:?} {dir:?} at {at}");
+            }
+        }
+    }
 }

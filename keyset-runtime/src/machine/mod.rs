@@ -6,7 +6,9 @@
 //! statement that holds every tie level, their `UNION ALL` (`sql/union.rs`). Which one is planned
 //! in `plan.rs`. A page among a set of values (a feed) may first walk a window of the order's
 //! index (`sql/window.rs`; on MariaDB after a statement that reads where the window ends), and
-//! seeks once per value for what the window did not find.
+//! seeks once per value for what the window did not find. A page at a row's id in an order led by
+//! a nullable key plans both of the key's regions, the row's region being read only by the
+//! statements (`regions.rs`).
 //!
 //! [`PageMachine`] hands out those statements one at a time as values ([`Statement`]: what to
 //! add to the query, and how many rows it may return), takes each one's rows, and decides
@@ -27,6 +29,7 @@
 //! it inside a transaction, which makes SQLite read one snapshot.
 
 mod plan;
+mod regions;
 
 use std::marker::PhantomData;
 
@@ -86,6 +89,9 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     /// there, and the page is planned again from it; in a query that runs one statement, both
     /// are in it.
     other_region: Option<M::Cursor>,
+    /// Whether the statements assuming a nullable leading key's NULL leave the row's value
+    /// untested: they run after the values' found nothing (see `CursorKeys::skip_null_guard`).
+    skip_null_guard: bool,
     /// After a feed's window came back short, the last row it found: the statements that
     /// follow go on past it.
     resume: Option<M::Cursor>,
@@ -138,7 +144,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 Position::Number(_) | Position::Start(..) | Position::Row(_) | Position::RowId(_)
             )
             && (cursor || DB::WINDOW == Windowing::Subquery);
-        let (position, other_region) = row_regions::<M, W>(position)?;
+        let (position, other_region) = row_regions::<M>(position)?;
         let plan = match position.seek() {
             _ if probe => Plan::Probe,
             Some(_) if other_region.is_some() && !copies.repeats => Plan::Whole,
@@ -146,9 +152,10 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             None => Plan::Whole,
         };
         let walk = PhantomData;
-        Ok(PageMachine {
+        let mut machine = PageMachine {
             position,
             other_region,
+            skip_null_guard: false,
             resume: None,
             windowing: DB::WINDOW,
             reach: Reach::Unread,
@@ -161,7 +168,11 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             issued: plan,
             rows: Vec::new(),
             walk,
-        })
+        };
+        if let Some(names) = machine.regions_united().filter(|_| DB::UNITE_ROW_REGIONS) {
+            machine.plan = Plan::BothRegions { names };
+        }
+        Ok(machine)
     }
 
     /// The cursor the next statement seeks past: the last row a feed's window found, else the
@@ -192,7 +203,12 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let row = matches!(self.position, Position::RowId(_)) && self.resume.is_none();
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
-            (Plan::Done | Plan::Probed | Plan::Reaching, _) => return None,
+            (Plan::Done | Plan::Probed | Plan::Reaching | Plan::RegionsRead, _) => return None,
+            (Plan::BothRegions { names }, Some(cursor)) => {
+                let levels = self.both_regions(cursor)?;
+                let order = OrderBy::new();
+                (Plan::RegionsRead, Statement::Levels { levels, order, names, limit })
+            }
             (Plan::Probe, cursor) => {
                 let seek = cursor.map(|cursor| Seek::new(cursor.clone()));
                 let set = self.copies.probe.map_or(0, |set| set as i64);
@@ -229,7 +245,10 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                         cursor.reading_row(true).start_either(other.reading_row(true), stop);
                     (Plan::Done, Statement::Level { level, order: OrderBy::new(), limit })
                 }
-                _ => (Plan::Done, seek(cursor, (stop, row), Region::Whole, OrderBy::new(), limit)),
+                _ => {
+                    let row = (stop, row, self.skip_null_guard);
+                    (Plan::Done, seek(cursor, row, Region::Whole, OrderBy::new(), limit))
+                }
             },
             (Plan::Levels { level, inclusive, .. }, Some(cursor)) => {
                 let (level, order) = tie_level::<M, W>(cursor, level, (inclusive, row));
@@ -246,7 +265,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             (Plan::Region(step), Some(cursor)) => {
                 let (region, nulls, next) = step.region();
                 let order = OrderBy::new().on_one_side(nulls);
-                (next, seek(cursor, (stop, row), region, order, limit))
+                (next, seek(cursor, (stop, row, self.skip_null_guard), region, order, limit))
             }
         };
         self.plan = plan;
@@ -283,10 +302,16 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             };
             return;
         }
+        if self.plan == Plan::RegionsRead {
+            self.region_read(rows.first());
+            self.rows.extend(rows);
+            return;
+        }
         if let Some(other) = self.other_region.take() {
             if rows.is_empty() && self.copies.repeats {
-                self.plan = (self.replan)(&Seek::new(other.clone()), self.copies, Stop::FROM);
-                self.position = Position::RowId(other);
+                // Nothing among the values from the row's: its value is NULL, or it is not listed.
+                *self = self.in_region(other);
+                self.skip_null_guard = true;
                 return;
             }
         }
@@ -355,15 +380,16 @@ fn tie_level<M: SortOrder, W: Walk>(
 
 /// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,
 /// whose statement Diesel may cache by type, or a start's or one at a row's id (`row`, its
-/// values read from the row), rendered apart (`SeekLevel::start`).
+/// values read from the row, a nullable leading key assumed NULL testing it unless
+/// `skip_guard`), rendered apart (`SeekLevel::start`).
 fn seek<M: SortOrder, W: Walk>(
     cursor: &M::Cursor,
-    (stop, row): (Stop, bool),
+    (stop, row, skip_guard): (Stop, bool, bool),
     region: Region,
     order: OrderBy<M, W>,
     limit: i64,
 ) -> Statement<M, W> {
-    let seek = Seek::new(cursor.clone()).reading_row(row);
+    let seek = Seek::new(cursor.clone()).reading_row(row).skipping_null_guard(skip_guard);
     match stop {
         Stop::PAST if !row => Statement::Seek { seek: seek.within(region), order, limit },
         stop => Statement::Level { level: seek.start(stop, region), order, limit },

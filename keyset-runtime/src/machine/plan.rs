@@ -40,6 +40,15 @@ pub(super) enum Plan {
     },
     /// A nullable leading key's NULL regions: the next to run.
     Region(RegionStep),
+    /// At a row's id in an order led by a nullable key: the first statement of each of the
+    /// key's regions, each guarded by the row's value, as one union over the output columns
+    /// `names`.
+    BothRegions {
+        names: &'static [&'static str],
+    },
+    /// The union of both regions' first statements ran: its rows are awaited, which say the
+    /// region that holds the row (see `PageMachine::fetched`).
+    RegionsRead,
     Done,
 }
 

@@ -139,6 +139,11 @@ pub trait CursorKeys: KeyShape {
     /// Makes every key but the last read its value from the row the last key's value
     /// identifies (see [`RowKeys`](super::RowKeys)), in every comparison the list renders.
     fn read_from_row(&mut self);
+    /// Leaves a nullable leading key whose value the cursor assumes NULL untested against the
+    /// row's (see `RowKeys`): where its statements run only after the statement that assumes
+    /// a value found nothing, the row's value is NULL, or the row is not listed and the page is
+    /// refused whatever they find. (SQLite tests the guard row by row.)
+    fn skip_null_guard(&mut self) {}
 }
 
 impl CursorKeys for End {

@@ -111,6 +111,13 @@ where
     fn read_from_row(&mut self) {
         read_from_row(self)
     }
+
+    fn skip_null_guard(&mut self) {
+        // The NULLs' statement reads no value of this key: only the guard reads the row's.
+        if self.value.is_none() {
+            self.from_row = false;
+        }
+    }
 }
 
 impl<DB, C, D, P, V, N> SortColumns<DB> for Key<C, Nullable<D, P>, V, N>

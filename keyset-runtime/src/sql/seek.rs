@@ -42,6 +42,15 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         self
     }
 
+    /// The same seek, its nullable leading key, where assumed NULL, not testing the row's
+    /// value, when `skip` (see `CursorKeys::skip_null_guard`).
+    pub(crate) fn skipping_null_guard(mut self, skip: bool) -> Self {
+        if skip {
+            self.keys.skip_null_guard();
+        }
+        self
+    }
+
     /// The same seek limited to one [`Region`] of a nullable leading key (what a page fetched as
     /// two seeks runs at a nullable leading key's NULL boundary).
     pub(crate) fn within(self, region: Region) -> Self {

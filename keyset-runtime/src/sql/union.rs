@@ -1,5 +1,6 @@
 //! A page's tie levels as one statement: `(<level 2>) UNION ALL (<level 1>) ORDER BY .. LIMIT n`,
-//! each branch ordered and limited itself, the union ordered by the keys' output columns.
+//! each branch ordered and limited itself, the union ordered by the keys' output columns; or at a
+//! row's id, the first statements of a nullable leading key's two regions.
 //!
 //! PostgreSQL has no row value for mixed directions (`created_at DESC, id ASC`), and the OR
 //! expansion seeks only its leading bound there: the rest of the cursor's tie group is read and
@@ -32,9 +33,12 @@
 //! executions (7 of 12). (The table above was measured with `k1 = $1`; as shipped, the bench's
 //! page inside a tie group took 0.041 ms of server execution under its generic plan.)
 //!
-//! The two regions of a nullable leading key are not united: their union made every page among
-//! the values pay the second descent (0.025 → 0.038 ms) to save the one page that crosses into
-//! the NULLs its second statement.
+//! The two regions of a nullable leading key are not united past a cursor: their union made
+//! every page among the values pay the second descent (0.025 → 0.038 ms) to save the one page
+//! that crosses into the NULLs its second statement. At a row given by its id they are
+//! ([`SeekDialect::UNITE_ROW_REGIONS`]): which region holds the row is not known before a
+//! statement reads it, and each region's branch is guarded by the row's value, so that one of
+//! them reads nothing (see `machine/regions.rs`).
 //!
 //! SQL orders a union only by its output columns, by name or position, never by the tables'
 //! columns: the outer ORDER BY names each key as the selection outputs it

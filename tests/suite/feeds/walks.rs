@@ -123,7 +123,7 @@ fn three_keys_in_mixed_directions_walk_exactly() {
 }
 
 /// `a` against `b` in the named order of [`FeedPost`], reversed where `dir` asks for it.
-fn feed_post_order(
+pub(crate) fn feed_post_order(
     order: FeedPostOrder,
     dir: Option<SortDirection>,
     a: &FeedPost,
