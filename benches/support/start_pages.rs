@@ -5,21 +5,16 @@
 //!   (`allow_starts().start_at(..)`, or `start_past`), as a handler of `?from=` runs it;
 //! - `at_row`: the page that opens at a row the caller holds (`at_row(&row)`);
 //! - `around`: what a handler of `?around=<id>` runs: the page at the row of that primary key,
-//!   `at_row_id(id)`, the row's values read inside the page's statements; for the nullable order,
-//!   which `at_row_id` does not take, the row loaded by its primary key with the listing's
-//!   selection, then the page at it (a statement more).
+//!   `at_row_id(id)`, the row's values read inside the page's statements.
 
-use diesel::prelude::*;
 use keyset_runtime::{Page, PageRequest, Paginate};
 
 use crate::pages::PAGE;
-use crate::schema::bench_orders::id;
 use crate::schema::{Newest, NewestOldId, Published};
 
-/// One order's starts on one backend: `$model`'s pages, `$leading` its leading key's field,
-/// `$around` how a page around a row's id runs (`by_id` or `loaded`, see the module docs).
+/// One order's starts on one backend: `$model`'s pages, `$leading` its leading key's field.
 macro_rules! start_pages {
-    ($module:ident, $model:ident, $leading:ident, $around:ident) => {
+    ($module:ident, $model:ident, $leading:ident) => {
         pub mod $module {
             use super::*;
             use pages::$module::all;
@@ -43,25 +38,12 @@ macro_rules! start_pages {
                 listing.at_row(row).load_page(conn).expect("the page loads")
             }
 
-            around!($around, $model);
-        }
-    };
-}
-
-/// `around`, the page at the row of primary key `row_id`: in its statements (`by_id`), or after
-/// loading the row (`loaded`).
-macro_rules! around {
-    (by_id, $model:ident) => {
-        pub fn around(conn: &mut Conn, row_id: i64) -> Page<$model> {
-            let listing = all().paginate(&PageRequest::first(PAGE)).expect("a valid request");
-            let listing = listing.at_row_id(row_id).expect("a row's cursor");
-            listing.load_page(conn).expect("the page loads")
-        }
-    };
-    (loaded, $model:ident) => {
-        pub fn around(conn: &mut Conn, row_id: i64) -> Page<$model> {
-            let row: $model = all().filter(id.eq(row_id)).first(conn).expect("the row loads");
-            at_row(conn, &row)
+            /// The page at the row of primary key `row_id`, read in its statements.
+            pub fn around(conn: &mut Conn, row_id: i64) -> Page<$model> {
+                let listing = all().paginate(&PageRequest::first(PAGE)).expect("a valid request");
+                let listing = listing.at_row_id(row_id).expect("a row's cursor");
+                listing.load_page(conn).expect("the page loads")
+            }
         }
     };
 }
@@ -75,9 +57,9 @@ macro_rules! backend_starts {
             use crate::order_pages::$module as pages;
             use pages::Conn;
 
-            start_pages!(newest, Newest, created_at, by_id);
-            start_pages!(mixed, NewestOldId, created_at, by_id);
-            start_pages!(published, Published, published_at, loaded);
+            start_pages!(newest, Newest, created_at);
+            start_pages!(mixed, NewestOldId, created_at);
+            start_pages!(published, Published, published_at);
         }
     };
 }
