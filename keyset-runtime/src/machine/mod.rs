@@ -84,10 +84,10 @@ pub enum Statement<M: SortOrder, W> {
 /// selection), whose model `model` finds.
 pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     position: Position<M::Cursor>,
-    /// At a row's id with a nullable leading key, the row's cursor in the region the position's
-    /// does not assume (see `RowKeys`): where the first statement returns nothing, the row lies
-    /// there, and the page is planned again from it; in a query that runs one statement, both
-    /// are in it.
+    /// At a row's id with a nullable leading key, the row's cursor assuming its value is NULL,
+    /// where the position's assumes one (see `regions.rs`): united with the position's first
+    /// statement, or, where the first statement returns nothing, the page planned again from
+    /// it; in a query that runs one statement, both are in it.
     other_region: Option<M::Cursor>,
     /// Whether the statements assuming a nullable leading key's NULL leave the row's value
     /// untested: they run after the values' found nothing (see `CursorKeys::skip_null_guard`).

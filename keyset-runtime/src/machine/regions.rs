@@ -1,10 +1,10 @@
-//! A page at a row given by its id in an order led by a nullable key (see `RowKeys`): which of
-//! the key's regions holds the row is read only by the statements, so the page plans both, each
-//! statement guarded by the row's value so that the wrong region's reads nothing. Where the query
-//! can be a union's branch and the engine runs the union well (`SeekDialect::UNITE_ROW_REGIONS`),
-//! the first statements of both regions run as one union, and its first row says the region; else
-//! the values' statements run first, and the NULLs' only where the first finds nothing
-//! ([`PageMachine::fetched`]).
+//! A page at a row given by its id in an order led by a nullable key (see `RowKeys`): which of the
+//! key's regions holds the row is read only by the statements, so the page plans both: the values'
+//! hold nothing where the row's value is NULL, and the NULLs', where they run beside them, test
+//! that it is (`CursorKeys::skip_null_guard`). Where the query can be a union's branch and the
+//! engine runs the union well (`SeekDialect::UNITE_ROW_REGIONS`), the first statements of both
+//! regions run as one union, and its first row says the region; else the values' statements run
+//! first, and the NULLs' only where the first finds nothing ([`PageMachine::fetched`]).
 
 use std::marker::PhantomData;
 
@@ -40,8 +40,8 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
     /// At a row's id in an order led by a nullable key, the output columns by which the first
     /// statements of both regions run as one union, where the query can be a union's branch
     /// and each region's first statement is a predicate or a union of them: the page then runs the
-    /// statements a token's page runs, whichever region holds the row. (Else the region the
-    /// walk meets first runs first, and the other where it finds nothing.)
+    /// statements a token's page runs, whichever region holds the row. (Else the values'
+    /// statements run first, and the NULLs' only where the first finds nothing.)
     pub(super) fn regions_united(&self) -> Option<&'static [&'static str]> {
         let other = self.other_region.as_ref()?;
         let (cursor, _) = self.position.seek()?;

@@ -23,9 +23,10 @@ use crate::token::CursorValue;
 /// bound: one index seek as a bound value's, measured on SQLite, PostgreSQL and MariaDB (each
 /// engine evaluates the subquery once, and seeks the order's index with its value). A nullable
 /// leading key's SQL depends on whether the row's value is NULL, which the subquery does not say
-/// before the statement runs: its statements assume one region of the key, each guarded by the
-/// row's value (`(SELECT x ..) IS NULL AND ..`), and the page machine runs the other region's
-/// when the first returns nothing (see `PageMachine::fetched`). A nullable key behind the first
+/// before the statement runs: each statement assumes one region of the key and holds nothing
+/// where the row lies in the other (`x <= NULL` holds for no row; `(SELECT x ..) IS NULL AND
+/// ..` guards the NULLs'), and the page machine reads both regions (`machine/regions.rs`). A
+/// nullable key behind the first
 /// lies inside the tie groups of the keys before it, where no such guard separates its
 /// regions; a joined table's column is not the row's.
 /// (Named in the bounds of [`Paginated::at_row_id`](crate::Paginated::at_row_id) only.)
