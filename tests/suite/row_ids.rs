@@ -171,6 +171,19 @@ fn a_page_at_a_row_id_in_an_order_led_by_a_nullable_key() {
         |a, b| nullable(a.rank, b.rank, false, false).then(b.id.cmp(&a.id)),
         |row: &RankAscNullsFirst| extra(row.rank)
     );
+    // A NULL row the filters leave out (post 13's rank is NULL): refused in every placement,
+    // whether its region's statement runs beside the values' or after them.
+    macro_rules! filtered_out {
+        ($($model:ty),*) => {$(
+            let listing = posts::table.filter(posts::author_id.eq(4).and(posts::id.ne(13)));
+            let page = listing.select(<$model>::as_select()).paginate(&PageRequest::first(3));
+            let refused = page.unwrap().at_row_id(13).unwrap().load_page(&mut conn);
+            let refused = refused.map(|page| cursors(&page.items));
+            let not_listed = matches!(refused, Err(Error::Request(RequestError::RowNotListed)));
+            assert!(not_listed, "{refused:?}");
+        )*};
+    }
+    filtered_out!(RankDescNullsLast, RankDescNullsFirst, RankAscNullsLast, RankAscNullsFirst);
 }
 
 /// A query that selects more than the model cannot run the two regions as a union: the values'
