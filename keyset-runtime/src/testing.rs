@@ -52,10 +52,7 @@ pub mod sql {
         id: impl crate::token::CursorValue,
         level: Option<usize>,
     ) -> SeekLevel<M, W> {
-        let mut out = crate::token::Writer::default();
-        id.write(&mut out);
-        let cursor = crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
-        let seek = Seek::new(cursor).reading_row(true);
+        let seek = row_seek::<M, W>(&id, true);
         let len = <M::Keys as crate::sql::KeyShape>::LEN;
         match level {
             Some(level) => seek.start_level(level, level == len),
@@ -71,14 +68,7 @@ pub mod sql {
         null: bool,
         region: Region,
     ) -> SeekLevel<M, W> {
-        let mut out = crate::token::Writer::default();
-        id.write(&mut out);
-        let mut cursor =
-            crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
-        if !null {
-            cursor = crate::position::row_value_cursor::<M>(&cursor).expect("a value's cursor");
-        }
-        Seek::new(cursor).reading_row(true).start(crate::sql::Stop::FROM, region)
+        row_seek::<M, W>(&id, null).start(crate::sql::Stop::FROM, region)
     }
 
     /// The one predicate of a page at the row whose primary key is `id` in an order led by a
@@ -87,12 +77,24 @@ pub mod sql {
     pub fn at_row_id_either<M: SortOrder, W: Walk>(
         id: impl crate::token::CursorValue,
     ) -> SeekLevel<M, W> {
+        let (value, null) = (row_seek::<M, W>(&id, false), row_seek(&id, true));
+        value.start_either(null, crate::sql::Stop::FROM)
+    }
+
+    /// The seek from the row whose primary key is `id`, reading its other values from the row;
+    /// a nullable leading key's value assumed NULL (`null`, and for any other order) or not.
+    fn row_seek<M: SortOrder, W: Walk>(
+        id: &impl crate::token::CursorValue,
+        null: bool,
+    ) -> Seek<M, W> {
         let mut out = crate::token::Writer::default();
         id.write(&mut out);
-        let null = crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
-        let value = crate::position::row_value_cursor::<M>(&null).expect("a value's cursor");
-        let (value, null) = (Seek::new(value).reading_row(true), Seek::new(null).reading_row(true));
-        value.start_either(null, crate::sql::Stop::FROM)
+        let mut cursor =
+            crate::position::row_cursor::<M>(&out.into_bytes()).expect("a row's cursor");
+        if !null {
+            cursor = crate::position::row_value_cursor::<M>(&cursor).expect("a value's cursor");
+        }
+        Seek::new(cursor).reading_row(true)
     }
 
     /// The ORDER BY of rows that all lie on one side of a nullable leading key's NULL boundary.
