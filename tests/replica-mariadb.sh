@@ -60,14 +60,16 @@ fail() { # message, then the servers' error logs
     exit 1
 }
 
-# A port nothing listens on, from $1 up.
+# A port nothing listens on, from $1 up. Below Linux's ephemeral range (32768-60999): a client
+# socket of the run (a test's connection) can hold a port in that range without listening on
+# it, and the server's bind then fails ("could not create listen socket", seen in CI).
 free_port() {
     local port=$1
     while (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((port + 1)); done
     echo "$port"
 }
 declare -A port=()
-port[primary]=$(free_port 53306)
+port[primary]=$(free_port 23306)
 port[replica]=$(free_port $((port[primary] + 1)))
 
 # Every client and server call starts with --no-defaults: the machine's my.cnf (the service's

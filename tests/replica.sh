@@ -54,13 +54,15 @@ fail() { # message, then the logs of the clusters
     exit 1
 }
 
-# A port nothing listens on, from $1 up.
+# A port nothing listens on, from $1 up. Below Linux's ephemeral range (32768-60999): a client
+# socket of the run (a test's connection) can hold a port in that range without listening on
+# it, and the server's bind then fails ("could not create listen socket", seen in CI).
 free_port() {
     local port=$1
     while (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((port + 1)); done
     echo "$port"
 }
-primary_port=$(free_port 55432)
+primary_port=$(free_port 25432)
 standby_port=$(free_port $((primary_port + 1)))
 
 psql_at() { # port, SQL
