@@ -1,6 +1,8 @@
 //! PostgreSQL plans a page's statement once for good: its `LIMIT` is written into the SQL (a bound
 //! `LIMIT $n` keeps a statement on custom plans for ever under `plan_cache_mode = auto`), so after
-//! five executions the server switches to a generic plan. `pg_prepared_statements` counts them.
+//! five executions the server switches to a generic plan, and its cursor values are written
+//! `(SELECT $n)`, so that no plan made for them looks cheaper near the top of the listing.
+//! `pg_prepared_statements` counts them.
 //! Every generic plan is checked to be the seek the custom ones are.
 
 use diesel::prelude::*;
@@ -76,6 +78,46 @@ fn page_statements_switch_to_generic_plans() {
         statements.iter().all(|s| !s.statement.contains("LIMIT $")),
         "a page's LIMIT is bound: {statements:#?}"
     );
+}
+
+/// The second page, the page users ask for most after the first, asked for again and again:
+/// near the top of the listing a plan made for the cursor's values (most rows pass `created_at
+/// <= $1`) looks cheaper than the generic one, so with the values bound as parameters PostgreSQL
+/// planned every execution anew (pages of 20 on these 5,000 rows: twelve custom plans of twelve).
+/// Written `(SELECT $1)`, the values are known only when the statement runs, no custom plan
+/// looks cheaper, and the server switches, in uniform, mixed and nullable orders.
+#[test]
+fn the_second_page_switches_to_a_generic_plan() {
+    let mut conn = db::seeded(5_000);
+    for index in [Newest::INDEXES, TopScore::INDEXES, RankDescNullsLast::INDEXES].concat() {
+        diesel::sql_query(index.create(Backend::Postgres)).execute(&mut conn).unwrap();
+    }
+    diesel::sql_query("ANALYZE posts").execute(&mut conn).unwrap();
+    fn second_page<Q>(conn: &mut PgConnection, query: impl Fn() -> Q)
+    where
+        Q: keyset_runtime::PageQuery<'static, PgConnection>,
+    {
+        let first = query().paginate(&PageRequest::first(20)).unwrap().load_page(conn).unwrap();
+        let second = PageRequest::after(first.next_cursor.expect("a second page"), 20);
+        for _ in 0..12 {
+            query().paginate(&second).unwrap().load_page(conn).unwrap();
+        }
+    }
+    second_page(&mut conn, || posts::table.select(Newest::as_select()));
+    second_page(&mut conn, || posts::table.select(TopScore::as_select()));
+    second_page(&mut conn, || posts::table.select(RankDescNullsLast::as_select()));
+    let statements = prepared(&mut conn);
+    let after: Vec<&Prepared> = statements
+        .iter()
+        .filter(|s| s.statement.contains("WHERE") && s.statement.contains("LIMIT 21"))
+        .collect();
+    assert_eq!(after.len(), 3, "one statement per order: {statements:#?}");
+    for statement in after {
+        assert!(statement.generic_plans >= 5, "planned anew every time: {statement:#?}");
+        assert!(statement.custom_plans <= 5, "{statement:#?}");
+        let plan = generic_plan(&mut conn, statement);
+        assert_exact_seeks(&plan, 21);
+    }
 }
 
 /// A nullable leading key (`rank DESC NULLS LAST, id DESC`, a tenth of the ranks NULL) walked to
@@ -154,18 +196,23 @@ struct PlanLine {
 /// `plan_cache_mode = force_generic_plan`. The parameters' values do not shape a generic plan,
 /// so any value of each type does.
 fn generic_plan(conn: &mut PgConnection, statement: &Prepared) -> Vec<String> {
-    let values: Vec<&str> = statement
+    let types: Vec<&str> = statement
         .parameter_types
         .trim_matches(|c| c == '{' || c == '}')
         .split(',')
-        .map(|ty| match ty.trim_matches('"') {
+        .map(|ty| ty.trim_matches('"'))
+        .collect();
+    let values: Vec<&str> = types
+        .iter()
+        .map(|&ty| match ty {
             "timestamp without time zone" => "'2023-11-14 22:13:32'",
             _ => "1",
         })
         .collect();
-    diesel::sql_query(format!("PREPARE keyset_generic AS {}", statement.statement))
-        .execute(conn)
-        .unwrap();
+    // Typed as the page's statement was: a value written `(SELECT $1)` has no type of its own.
+    let prepare =
+        format!("PREPARE keyset_generic ({}) AS {}", types.join(", "), statement.statement);
+    diesel::sql_query(prepare).execute(conn).unwrap();
     diesel::sql_query("SET plan_cache_mode = force_generic_plan").execute(conn).unwrap();
     let plan: Vec<PlanLine> =
         diesel::sql_query(format!("EXPLAIN EXECUTE keyset_generic({})", values.join(", ")))

@@ -113,7 +113,9 @@ fn page_plan(conn: &mut PgConnection, depth: i64, mode: &str) -> Vec<String> {
         panic!("one page statement after a cursor")
     };
     let at = format!("'{}'", cursor.created_at.format("%Y-%m-%d %H:%M:%S%.f"));
-    execute(conn, &format!("PREPARE keyset_page AS {}", prepared.statement));
+    // Typed as `load_page` prepared it: a value written `(SELECT $1)` has no type of its own.
+    let types = "timestamp, timestamp, bigint";
+    execute(conn, &format!("PREPARE keyset_page ({types}) AS {}", prepared.statement));
     execute(conn, &format!("SET plan_cache_mode = {mode}"));
     let plan: Vec<Line> = diesel::sql_query(format!(
         "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE keyset_page({at}, {at}, {})",
@@ -139,9 +141,11 @@ fn partition(plan: &[String], month: u32) -> Option<&str> {
 }
 
 /// At a cursor in March (newest first: April, March, February, January), a page reads March
-/// only: April, behind the cursor, is pruned, at plan time under a custom plan and at executor
-/// start under a generic one; February and January, ahead, are never executed. A page that
-/// crosses into February reads both and never January.
+/// only: April, behind the cursor, is pruned; February and January, ahead, are never executed.
+/// A page that crosses into February reads both and never January. The cursor's values are
+/// written `(SELECT $n)` (see `generic_plans.rs`), known once the statement runs, so the pruning
+/// is done then, under either plan: April's scan stays in the plan, never executed, where the
+/// Append, which runs its partitions newest first, would otherwise have run it first.
 #[test]
 fn a_page_reads_only_the_partitions_at_and_past_its_cursor() {
     let mut conn = partitioned();
@@ -150,19 +154,16 @@ fn a_page_reads_only_the_partitions_at_and_past_its_cursor() {
         let reads: Vec<_> = (1..=4).map(|month| partition(&plan, month)).collect();
         assert_eq!(
             reads,
-            [Some("never executed"), Some("never executed"), Some("read"), None],
+            [Some("never executed"), Some("never executed"), Some("read"), Some("never executed")],
             "{mode}: {plan:#?}"
         );
         assert!(plan.iter().any(|line| line.contains("Index Cond")), "{plan:#?}");
         assert!(!plan.iter().any(|line| line.contains("Sort")), "{plan:#?}");
-        if mode == "force_generic_plan" {
-            assert!(plan.iter().any(|line| line.contains("Subplans Removed: 1")), "{plan:#?}");
-        }
         let crossing = page_plan(&mut conn, 19_990, mode);
         let reads: Vec<_> = (1..=4).map(|month| partition(&crossing, month)).collect();
         assert_eq!(
             reads,
-            [Some("never executed"), Some("read"), Some("read"), None],
+            [Some("never executed"), Some("read"), Some("read"), Some("never executed")],
             "{mode}: {crossing:#?}"
         );
     }

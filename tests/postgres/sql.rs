@@ -25,7 +25,7 @@ fn uniform_directions_use_a_row_value() {
         posts::table.select(posts::id).filter(Newest::after(&cursor)).order(Newest::order_by());
     assert_eq!(
         statement(&after),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= $1 AND (\"posts\".\"created_at\", \"posts\".\"id\") < ($2, $3)) \
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= (SELECT $1) AND (\"posts\".\"created_at\", \"posts\".\"id\") < ((SELECT $2), (SELECT $3))) \
          ORDER BY \"posts\".\"created_at\" DESC, \"posts\".\"id\" DESC"
     );
     let before = posts::table
@@ -34,7 +34,7 @@ fn uniform_directions_use_a_row_value() {
         .order(Newest::reverse_order_by());
     assert_eq!(
         statement(&before),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" >= $1 AND (\"posts\".\"created_at\", \"posts\".\"id\") > ($2, $3)) \
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" >= (SELECT $1) AND (\"posts\".\"created_at\", \"posts\".\"id\") > ((SELECT $2), (SELECT $3))) \
          ORDER BY \"posts\".\"created_at\" ASC, \"posts\".\"id\" ASC"
     );
 }
@@ -45,8 +45,8 @@ fn mixed_directions_use_the_or_expansion_with_a_leading_bound() {
     let after = posts::table.select(posts::id).filter(NewestIdAsc::after(&cursor));
     assert_eq!(
         statement(&after),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= $1 AND \
-         (\"posts\".\"created_at\" < $2 OR (\"posts\".\"created_at\" = $3 AND \"posts\".\"id\" > $4)))"
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= (SELECT $1) AND \
+         (\"posts\".\"created_at\" < (SELECT $2) OR (\"posts\".\"created_at\" = (SELECT $3) AND \"posts\".\"id\" > (SELECT $4))))"
     );
 }
 
@@ -70,17 +70,18 @@ fn nulls_clause_and_a_row_value_only_among_the_values() {
     let values = RankDescNullsLast::after(&cursor).region(Region::Cursor);
     assert_eq!(
         statement(&posts::table.select(posts::id).filter(values)),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"rank\" <= $1 AND \
-         (\"posts\".\"rank\", \"posts\".\"id\") < ($2, $3))"
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"rank\" <= (SELECT $1) AND \
+         (\"posts\".\"rank\", \"posts\".\"id\") < ((SELECT $2), (SELECT $3)))"
     );
     let before = RankDescNullsLast::before(&cursor).region(Region::Cursor);
-    assert!(statement(&posts::table.select(posts::id).filter(before)).contains(") > ($2, $3)"),);
+    assert!(statement(&posts::table.select(posts::id).filter(before))
+        .contains(") > ((SELECT $2), (SELECT $3))"),);
     // After a NULL cursor the NULL test is written once, no leading bound beside it.
     let null = RankDescNullsLastCursor { rank: None, id: 5 };
     let nulls = RankDescNullsLast::after(&null).region(Region::Cursor);
     assert_eq!(
         statement(&posts::table.select(posts::id).filter(nulls)),
-        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (((\"posts\".\"rank\" IS NULL AND \"posts\".\"id\" < $1)))"
+        "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (((\"posts\".\"rank\" IS NULL AND \"posts\".\"id\" < (SELECT $1))))"
     );
 }
 
@@ -98,7 +99,7 @@ fn a_page_at_a_row_id_reads_the_rows_values_by_subqueries() {
         statement(&page),
         format!(
             "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= {} AND \
-             (\"posts\".\"created_at\", \"posts\".\"id\") <= ({}, $3))",
+             (\"posts\".\"created_at\", \"posts\".\"id\") <= ({}, (SELECT $3)))",
             row("created_at", 1),
             row("created_at", 2)
         )
@@ -109,7 +110,7 @@ fn a_page_at_a_row_id_reads_the_rows_values_by_subqueries() {
         statement(&page),
         format!(
             "SELECT \"posts\".\"id\" FROM \"posts\" WHERE (\"posts\".\"created_at\" <= {} AND \
-             (\"posts\".\"created_at\" < {} OR (\"posts\".\"created_at\" = {} AND \"posts\".\"id\" >= $4)))",
+             (\"posts\".\"created_at\" < {} OR (\"posts\".\"created_at\" = {} AND \"posts\".\"id\" >= (SELECT $4))))",
             row("created_at", 1),
             row("created_at", 2),
             row("created_at", 3)
@@ -134,8 +135,8 @@ fn a_page_at_a_row_id_in_a_nullable_order_guards_each_region() {
         statement(&page),
         format!(
             "SELECT {id} FROM \"posts\" WHERE ((({rank} <= {} OR {rank} IS NULL) AND ({} IS NOT \
-             NULL AND ({rank} < {} OR ({rank} = {} AND {id} <= $5) OR {rank} IS NULL))) OR (({} \
-             IS NULL AND (({rank} IS NULL AND {id} <= $7)))))",
+             NULL AND ({rank} < {} OR ({rank} = {} AND {id} <= (SELECT $5)) OR {rank} IS \
+             NULL))) OR (({} IS NULL AND (({rank} IS NULL AND {id} <= (SELECT $7))))))",
             row(1),
             row(2),
             row(3),

@@ -84,10 +84,10 @@ fn mixed_directions_run_their_tie_levels_as_one_union() {
                 "{} UNION ALL {} ORDER BY \"created_at\" DESC, \"id\" ASC LIMIT {rows}",
                 level_branch(
                     limit + 1,
-                    "\"posts\".\"created_at\" >= $1 AND \"posts\".\"created_at\" <= $2 AND \"posts\".\"id\" > $3",
+                    "\"posts\".\"created_at\" >= (SELECT $1) AND \"posts\".\"created_at\" <= (SELECT $2) AND \"posts\".\"id\" > (SELECT $3)",
                     true,
                 ),
-                level_branch(limit + 1, "\"posts\".\"created_at\" < $4", true),
+                level_branch(limit + 1, "\"posts\".\"created_at\" < (SELECT $4)", true),
             );
             assert_eq!(ran, [union], "after row {at}, pages of {limit}");
 
@@ -101,10 +101,10 @@ fn mixed_directions_run_their_tie_levels_as_one_union() {
                 "{} UNION ALL {} ORDER BY \"created_at\" ASC, \"id\" DESC LIMIT {rows}",
                 level_branch(
                     limit + 1,
-                    "\"posts\".\"created_at\" >= $1 AND \"posts\".\"created_at\" <= $2 AND \"posts\".\"id\" < $3",
+                    "\"posts\".\"created_at\" >= (SELECT $1) AND \"posts\".\"created_at\" <= (SELECT $2) AND \"posts\".\"id\" < (SELECT $3)",
                     false,
                 ),
-                level_branch(limit + 1, "\"posts\".\"created_at\" > $4", false),
+                level_branch(limit + 1, "\"posts\".\"created_at\" > (SELECT $4)", false),
             );
             assert_eq!(ran, [union], "before, pages of {limit}");
         }

@@ -9,7 +9,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
-use super::dialect::{push_value, SeekDialect};
+use super::dialect::{push_key_value, SeekDialect};
 use super::keys::{Key, LeadingNulls, SeekKeys, SortColumns, Stop};
 
 /// The comparison that moves forward along a key: `>` for ascending, `<` for descending, and the
@@ -153,8 +153,9 @@ impl<C, D, V, N> Key<C, D, V, N> {
         self.walk_value(out)
     }
 
-    /// `?`, the value bound; or, where the key reads its value from a row (see `RowKeys`), the
-    /// subquery that reads it, `(SELECT column FROM t WHERE id = ?)`.
+    /// `?`, the value bound (`(SELECT ?)` where the backend plans better without reading it);
+    /// or, where the key reads its value from a row (see `RowKeys`), the subquery that reads it,
+    /// `(SELECT column FROM t WHERE id = ?)`.
     pub(super) fn walk_value<'b, DB>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()>
     where
         DB: Backend + SeekDialect + HasSqlType<C::SqlType>,
@@ -163,7 +164,7 @@ impl<C, D, V, N> Key<C, D, V, N> {
         N: SeekKeys<DB>,
     {
         if !self.from_row {
-            return push_value::<DB, C::SqlType, V>(out, &self.value);
+            return push_key_value::<DB, C::SqlType, V>(out, &self.value);
         }
         out.push_sql("(SELECT ");
         self.column.walk_ast(out.reborrow())?;

@@ -26,7 +26,9 @@
 //! directions PostgreSQL, which has no row value for them, seeks only the OR expansion's leading
 //! bound and filters the cursor's tie group; a page there runs its tie levels as one statement,
 //! their `UNION ALL` under an ORDER BY of the keys' output columns ([`Union`], where the query
-//! allows it). [`SeekDialect`] lets each backend choose, from the same user code.
+//! allows it). [`SeekDialect`] lets each backend choose, from the same user code, down to how a
+//! cursor's value is written: `?`, `+?` on SQLite, `(SELECT $n)` on PostgreSQL (values no plan
+//! reads, so that a cached statement is never planned anew for a page's values).
 //!
 //! A nullable leading key splits the rows into two [`Region`]s, its values and its NULLs (see
 //! `nullable.rs`). Where every row past the cursor lies in the cursor's region, the page is that
