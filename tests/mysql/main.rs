@@ -60,6 +60,7 @@ mod shards_db;
 mod feed_plan;
 
 mod plan;
+mod reads;
 mod shared;
 mod sql;
 
