@@ -62,6 +62,7 @@ mod concurrently;
 mod generic_plans;
 mod plan;
 mod range_partitions;
+mod reads;
 mod shared;
 mod sql;
 mod statement_count;
