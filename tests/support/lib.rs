@@ -4,6 +4,7 @@
 
 pub mod models;
 pub mod order;
+pub mod reads;
 pub mod schema;
 pub mod seed;
 pub mod walk;
