@@ -99,13 +99,13 @@ pub mod sql {
 
     /// The ORDER BY of rows that all lie on one side of a nullable leading key's NULL boundary.
     pub trait OneSide: Sized {
-        /// `nulls`: that side is the NULLs.
-        fn one_side(self, nulls: bool) -> Self;
+        /// This ORDER BY, the placement of NULLs left unpinned.
+        fn one_side(self) -> Self;
     }
 
     impl<M: SortOrder, W> OneSide for OrderBy<M, W> {
-        fn one_side(self, nulls: bool) -> Self {
-            OrderBy::on_one_side(self, nulls)
+        fn one_side(self) -> Self {
+            OrderBy::on_one_side(self)
         }
     }
 

@@ -41,13 +41,51 @@ fn null_placement_without_a_nulls_clause() {
         order(diesel::debug_query::<Mysql, _>(&pinned).to_string()),
         "`posts`.`rank` IS NULL ASC, `posts`.`rank` ASC, `posts`.`id` ASC"
     );
-    // Rows that are all on one side of the NULL boundary need no pin, and rows that are all
-    // NULL no `rank` at all: MariaDB sorted every row past a NULL cursor under either.
-    let values = posts::table.select(posts::id).order(RankAscNullsLast::order_by().one_side(false));
+    // Rows that are all on one side of the NULL boundary need no pin: MariaDB sorted every row
+    // past a NULL cursor under it.
+    let one_side = posts::table.select(posts::id).order(RankAscNullsLast::order_by().one_side());
     assert_eq!(
-        order(diesel::debug_query::<Mysql, _>(&values).to_string()),
+        order(diesel::debug_query::<Mysql, _>(&one_side).to_string()),
         "`posts`.`rank` ASC, `posts`.`id` ASC"
     );
-    let nulls = posts::table.select(posts::id).order(RankAscNullsLast::order_by().one_side(true));
-    assert_eq!(order(diesel::debug_query::<Mysql, _>(&nulls).to_string()), "`posts`.`id` ASC");
+}
+
+/// A predicate whose rows are all NULL on a nullable leading key ends with `OR x < NULL`, which
+/// no row matches: with `x IS NULL` a conjunct of the whole, MariaDB looks the NULLs up by `x`
+/// alone and tests `id < ?` on every NULL before the cursor (`tests/mysql/reads.rs` counts it).
+/// A predicate among the values, or over both regions, has no such disjunct.
+#[test]
+fn a_predicate_among_the_nulls_is_a_range_of_the_index() {
+    use keyset_runtime::__testing::sql::{Region, SeekParts};
+    use keyset_tests::models::{RankDescNullsLast, RankDescNullsLastCursor};
+
+    // The WHERE clause of a query filtered by the seek (forward or backward: two types).
+    macro_rules! sql {
+        ($seek:expr) => {{
+            let query = posts::table.select(posts::id).filter($seek);
+            let sql = diesel::debug_query::<Mysql, _>(&query).to_string();
+            let sql = sql.split(" WHERE ").nth(1).unwrap().split(" -- ").next().unwrap().to_owned();
+            sql.replace("`posts`.", "")
+        }};
+    }
+    let draft = RankDescNullsLastCursor { rank: None, id: 9 };
+    let value = RankDescNullsLastCursor { rank: Some(3), id: 9 };
+    let after = RankDescNullsLast::after;
+    let before = RankDescNullsLast::before;
+    // Past a draft: the drafts before it in the order (NULLs last), forward and back.
+    assert_eq!(sql!(after(&draft)), "(((`rank` IS NULL AND `id` < ?)) OR `rank` < NULL)");
+    assert_eq!(
+        sql!(after(&draft).region(Region::Cursor)),
+        "(((`rank` IS NULL AND `id` < ?)) OR `rank` < NULL)"
+    );
+    assert_eq!(
+        sql!(before(&draft).region(Region::Cursor)),
+        "(((`rank` IS NULL AND `id` > ?)) OR `rank` < NULL)"
+    );
+    // Past a value: the NULLs after the values, as a region of their own.
+    assert_eq!(sql!(after(&value).region(Region::Next)), "(`rank` IS NULL OR `rank` < NULL)");
+    // Among the values, and over both regions, `IS NULL` is a disjunct already.
+    assert!(!sql!(after(&value).region(Region::Cursor)).contains("NULL"));
+    assert!(!sql!(after(&value)).contains("< NULL"));
+    assert!(!sql!(before(&draft)).contains("< NULL"));
 }

@@ -159,7 +159,7 @@ fn both_null_regions_are_index_seeks() {
     for region in [Region::Cursor, Region::Next] {
         let page = query()
             .filter(RankDescNullsLast::after(&cursor).region(region))
-            .order(RankDescNullsLast::order_by().one_side(region == Region::Next))
+            .order(RankDescNullsLast::order_by().one_side())
             .limit(21);
         let plan = postgres_index_seek(&page, &mut conn).unwrap();
         assert!(plan.iter().any(|line| line.contains("posts_rank")), "{region:?}: {plan:#?}");
@@ -182,7 +182,7 @@ fn a_page_at_a_row_id_seeks_either_region_of_a_nullable_key() {
         let page = posts::table
             .select(RankDescNullsLast::as_select())
             .filter(at_row_id_in::<RankDescNullsLast, Forward>(ROWS / 10, null, region))
-            .order(RankDescNullsLast::order_by().one_side(null != (region == Region::Next)))
+            .order(RankDescNullsLast::order_by().one_side())
             .limit(21);
         let plan = postgres_index_seek(&page, &mut conn).unwrap();
         let seeks = |line: &&String| line.contains("Index Cond") && line.contains("rank");
@@ -229,7 +229,7 @@ fn a_page_at_a_row_id_unites_the_regions_of_a_nullable_key() {
         let branch = |null: bool| {
             query()
                 .filter(at_row_id_in::<RankDescNullsLast, Forward>(id, null, Region::Cursor))
-                .order(RankDescNullsLast::order_by().one_side(null))
+                .order(RankDescNullsLast::order_by().one_side())
                 .limit(21)
         };
         let names = RankDescNullsLast::SELECTED_NAMES.unwrap();

@@ -182,14 +182,12 @@ macro_rules! candidates {
     ($query:expr, $model:ty, $cursor:expr, regions) => {{
         let mut all = candidates!($query, $model, $cursor);
         let (query, cursor) = (&$query, &$cursor);
-        for nulls in [false, true] {
-            let after = <$model>::after(cursor).region(Region::Cursor);
-            let order = <$model>::order_by().one_side(nulls);
-            all.push(candidate(query().filter(after).order(order).limit(21)));
-            let before = <$model>::before(cursor).region(Region::Cursor);
-            let order = <$model>::reverse_order_by().one_side(nulls);
-            all.push(candidate(query().filter(before).order(order).limit(21)));
-        }
+        let after = <$model>::after(cursor).region(Region::Cursor);
+        let order = <$model>::order_by().one_side();
+        all.push(candidate(query().filter(after).order(order).limit(21)));
+        let before = <$model>::before(cursor).region(Region::Cursor);
+        let order = <$model>::reverse_order_by().one_side();
+        all.push(candidate(query().filter(before).order(order).limit(21)));
         all
     }};
 }

@@ -82,14 +82,14 @@ macro_rules! candidates {
             candidate(query().order(<$model>::order_by()).limit(21)),
             candidate(query().order(<$model>::reverse_order_by()).limit(21)),
         ];
-        for one_side in [None, Some(false), Some(true)] {
+        for one_side in [false, true] {
             let order = || match one_side {
-                Some(nulls) => <$model>::order_by().one_side(nulls),
-                None => <$model>::order_by(),
+                true => <$model>::order_by().one_side(),
+                false => <$model>::order_by(),
             };
             let reverse = || match one_side {
-                Some(nulls) => <$model>::reverse_order_by().one_side(nulls),
-                None => <$model>::reverse_order_by(),
+                true => <$model>::reverse_order_by().one_side(),
+                false => <$model>::reverse_order_by(),
             };
             let (after, before) = (<$model>::after(&cursor), <$model>::before(&cursor));
             all.push(candidate(query().filter(after.clone()).order(order()).limit(21)));
@@ -113,25 +113,25 @@ macro_rules! levels {
         let keys = <$model as Keyset>::key_lengths(&$cursor).len();
         for level in 1..=keys {
             let after = <$model>::after(&$cursor).level(level);
-            let order = <$model>::order_by().one_side(false);
+            let order = <$model>::order_by().one_side();
             $all.push(candidate(query().filter(after).order(order).limit(21)));
             let before = <$model>::before(&$cursor).level(level);
-            let reverse = <$model>::reverse_order_by().one_side(false);
+            let reverse = <$model>::reverse_order_by().one_side();
             $all.push(candidate(query().filter(before).order(reverse).limit(21)));
         }
         // Every level at once, their union ordered by the keys' output columns (PostgreSQL).
         if let Some(names) = <$model as Keyset>::SELECTED_NAMES {
             let after = (1..=keys).rev().map(|level| {
                 let after = <$model>::after(&$cursor).level(level);
-                query().filter(after).order(<$model>::order_by().one_side(false)).limit(21)
+                query().filter(after).order(<$model>::order_by().one_side()).limit(21)
             });
-            let order = <$model>::order_by().one_side(false);
+            let order = <$model>::order_by().one_side();
             $all.push(candidate(union(after.collect(), order, names, 21)));
             let before = (1..=keys).rev().map(|level| {
                 let before = <$model>::before(&$cursor).level(level);
-                query().filter(before).order(<$model>::reverse_order_by().one_side(false)).limit(21)
+                query().filter(before).order(<$model>::reverse_order_by().one_side()).limit(21)
             });
-            let reverse = <$model>::reverse_order_by().one_side(false);
+            let reverse = <$model>::reverse_order_by().one_side();
             $all.push(candidate(union(before.collect(), reverse, names, 21)));
         }
     }};

@@ -259,12 +259,12 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
                 let levels = (1..=levels).rev().map(|level| {
                     tie_level::<M, W>(cursor, level, (stop.inclusive && level == levels, row))
                 });
-                let (levels, order) = (levels.collect(), OrderBy::new().on_one_side(false));
+                let (levels, order) = (levels.collect(), OrderBy::new().on_one_side());
                 (Plan::Done, Statement::Levels { levels, order, names, limit })
             }
             (Plan::Region(step), Some(cursor)) => {
-                let (region, nulls, next) = step.region();
-                let order = OrderBy::new().on_one_side(nulls);
+                let (region, next) = step.region();
+                let order = OrderBy::new().on_one_side();
                 (next, seek(cursor, (stop, row, self.skip_null_guard), region, order, limit))
             }
         };
@@ -375,7 +375,7 @@ fn tie_level<M: SortOrder, W: Walk>(
     (inclusive, row): (bool, bool),
 ) -> (SeekLevel<M, W>, OrderBy<M, W>) {
     let seek = Seek::new(cursor.clone()).reading_row(row);
-    (seek.start_level(level, inclusive), OrderBy::new().on_one_side(false))
+    (seek.start_level(level, inclusive), OrderBy::new().on_one_side())
 }
 
 /// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,

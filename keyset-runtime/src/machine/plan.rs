@@ -55,10 +55,10 @@ pub(super) enum Plan {
 /// The NULL region a page fetches next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum RegionStep {
-    /// The cursor's region (`null`: it is the NULLs); then, if `more`, the other one.
-    Cursor { null: bool, more: bool },
-    /// The region after the cursor's (`null`: the cursor's is the NULLs).
-    Next { null: bool },
+    /// The cursor's region; then, if `more`, the other one.
+    Cursor { more: bool },
+    /// The region after the cursor's.
+    Next,
 }
 
 impl Plan {
@@ -68,21 +68,19 @@ impl Plan {
                 Plan::Levels { level: level - 1, nulls_next, inclusive: false }
             }
             // The levels walked the values; the NULLs are the region after them.
-            Plan::Levels { nulls_next: true, .. } => Plan::Region(RegionStep::Next { null: false }),
+            Plan::Levels { nulls_next: true, .. } => Plan::Region(RegionStep::Next),
             _ => Plan::Done,
         }
     }
 }
 
 impl RegionStep {
-    /// The region to fetch now, whether it is the NULLs, and what follows it.
-    pub(super) fn region(self) -> (Region, bool, Plan) {
+    /// The region to fetch now, and what follows it.
+    pub(super) fn region(self) -> (Region, Plan) {
         match self {
-            RegionStep::Cursor { null, more: true } => {
-                (Region::Cursor, null, Plan::Region(RegionStep::Next { null }))
-            }
-            RegionStep::Cursor { null, more: false } => (Region::Cursor, null, Plan::Done),
-            RegionStep::Next { null } => (Region::Next, !null, Plan::Done),
+            RegionStep::Cursor { more: true } => (Region::Cursor, Plan::Region(RegionStep::Next)),
+            RegionStep::Cursor { more: false } => (Region::Cursor, Plan::Done),
+            RegionStep::Next => (Region::Next, Plan::Done),
         }
     }
 }
@@ -122,11 +120,11 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     } else if seek.one_region() {
         // One statement, so boxed queries get it too. Its ORDER BY leaves out what the region
         // makes moot: MariaDB sorted every row past a NULL cursor under the pinned placement.
-        Plan::Region(RegionStep::Cursor { null, more: false })
+        Plan::Region(RegionStep::Cursor { more: false })
     } else if !repeats {
         Plan::Whole
     } else if seek.splits::<DB>() {
-        Plan::Region(RegionStep::Cursor { null, more: true })
+        Plan::Region(RegionStep::Cursor { more: true })
     } else {
         Plan::Whole
     }

@@ -206,9 +206,6 @@ pub enum LeadingNulls {
     /// so that an index without a NULLS clause serves the order (unless the engine's indexes
     /// declare one, [`SeekDialect::INDEX_NULLS_CLAUSE`]).
     OneSide,
-    /// Every row is NULL on the leading key: the engine may leave the key out
-    /// ([`SeekDialect::ORDER_NULLS_WITHOUT_KEY`]).
-    AllNull,
 }
 
 /// Which rows past the cursor a seek predicate selects. Only a nullable leading key makes the

@@ -38,8 +38,9 @@
 //! - after a NULL cursor, `x IS NULL AND id < ?`, the NULL test written once. With it twice (as
 //!   the leading bound and in the chain) PostgreSQL multiplied the two selectivities, estimated 5
 //!   rows where 30 matched, and kept the statement on custom plans (0.134 ms against 0.044 under
-//!   the generic plan); and its ORDER BY without the all-NULL key on MariaDB, which otherwise
-//!   filesorted every NULL past the cursor (135 ms, against 10.6 ms);
+//!   the generic plan). On MariaDB it ends with `OR x < NULL`, true of no row, so that
+//!   `x IS NULL` is no conjunct for it to look the NULLs up by (see
+//!   [`SeekDialect::NULL_REGION_RANGE`]);
 //! - among the values on PostgreSQL, the row value of uniform directions, `x <= $1 AND (x, id) <
 //!   ($2, $3)`, exact on both columns (0.049 ms), where the OR expansion filtered the cursor's
 //!   tie group after the leading bound (0.118 ms). No NULL can match there, and a row value

@@ -25,7 +25,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::{Expression, QueryResult};
 
-use super::compare::{bound_op, rest, strict_op};
+use super::compare::{bound_op, strict_op};
 use super::dialect::SeekDialect;
 use super::keys::{
     read_from_row, write_last, write_texts, CursorKeys, Key, KeyDirection, KeyShape, LeadingNulls,
@@ -136,10 +136,6 @@ where
         leading: LeadingNulls,
         names: &[&'static str],
     ) -> QueryResult<()> {
-        if leading == LeadingNulls::AllNull && DB::ORDER_NULLS_WITHOUT_KEY && N::LEN > 0 {
-            // A column that is NULL in every row orders nothing, and MariaDB would sort for it.
-            return self.next.walk_order(out, backward, LeadingNulls::Pin, rest(names));
-        }
         let pin_nulls = leading == LeadingNulls::Pin;
         let desc = D::DESC != backward;
         let nulls_first = P::FIRST != backward;

@@ -43,12 +43,10 @@ impl<M: SortOrder, W> OrderBy<M, W> {
     }
 
     /// The ORDER BY of a query whose rows all lie on one side of a nullable leading key's NULL
-    /// boundary (a [`Region`] other than `Whole`; `nulls` when that side is the NULLs): the
-    /// placement need not be pinned, and on MySQL/MariaDB the all-NULL key is left out, so that
-    /// the index serves the order.
-    pub(crate) fn on_one_side(self, nulls: bool) -> Self {
-        let leading = if nulls { LeadingNulls::AllNull } else { LeadingNulls::OneSide };
-        OrderBy { leading, ..self }
+    /// boundary (a [`Region`] other than `Whole`): the placement need not be pinned, so that
+    /// an index that does not declare it serves the order.
+    pub(crate) fn on_one_side(self) -> Self {
+        OrderBy { leading: LeadingNulls::OneSide, ..self }
     }
 
     /// This ORDER BY with each key written as the output column `names` gives it (one per

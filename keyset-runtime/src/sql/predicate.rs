@@ -59,6 +59,27 @@ where
         }
         keys.walk_chain(out.reborrow(), backward, region, stop)?;
     }
+    if DB::NULL_REGION_RANGE && among_nulls(keys, backward, region) {
+        // A disjunct that holds for no row, so that `x IS NULL` is no longer a conjunct of the
+        // whole predicate (see `SeekDialect::NULL_REGION_RANGE`).
+        out.push_sql(" OR ");
+        keys.walk_leading(out.reborrow())?;
+        out.push_sql(" < NULL");
+    }
     out.push_sql(")");
     Ok(())
+}
+
+/// Whether every row the predicate of `keys` in `region` selects is NULL on a nullable leading
+/// key: the cursor's region after a NULL cursor, or the next region after a value.
+fn among_nulls<DB, K>(keys: &K, backward: bool, region: Region) -> bool
+where
+    DB: Backend + SeekDialect,
+    K: SeekKeys<DB>,
+{
+    match region {
+        Region::Next => K::LEADING_NULLABLE && !keys.leading_is_null(),
+        Region::Cursor => keys.leading_is_null(),
+        Region::Whole => keys.leading_is_null() && !keys.has_next_region(backward),
+    }
 }
