@@ -150,14 +150,14 @@ macro_rules! levels {
         let keys = <$model as Keyset>::key_lengths($cursor).len();
         let level = |level| {
             let seek = $model::after($cursor).level(level);
-            $all.filter(seek).order($model::order_by().one_side(false)).limit(FETCH)
+            $all.filter(seek).order($model::order_by().one_side()).limit(FETCH)
         };
         let mut levels: Vec<_> =
             (1..=keys).map(|k| candidate(&format!("tie level {k}"), level(k))).collect();
         // All of them in one statement, their union (PostgreSQL, mixed directions).
         if let Some(names) = <$model as Keyset>::SELECTED_NAMES {
             let branches = (1..=keys).rev().map(level).collect();
-            let order = $model::order_by().one_side(false);
+            let order = $model::order_by().one_side();
             let union = keyset_runtime::__testing::sql::union(branches, order, names, FETCH);
             levels.push(candidate("tie levels' union", union));
         }
@@ -172,14 +172,12 @@ macro_rules! regions {
     ($model:ident, $cursor:expr, $all:expr) => {{
         let mut all = levels!($model, $cursor, $all);
         for (region, which) in [(Region::Cursor, "cursor's"), (Region::Next, "next")] {
-            for nulls in [false, true] {
-                let seek = $model::after($cursor).region(region);
-                let order = $model::order_by().one_side(nulls);
-                let name = format!("NULL region: the {which}");
-                all.push(candidate(&name, $all.filter(seek.clone()).order(order).limit(FETCH)));
-                let order = $model::order_by();
-                all.push(candidate(&name, $all.filter(seek).order(order).limit(FETCH)));
-            }
+            let seek = $model::after($cursor).region(region);
+            let order = $model::order_by().one_side();
+            let name = format!("NULL region: the {which}");
+            all.push(candidate(&name, $all.filter(seek.clone()).order(order).limit(FETCH)));
+            let order = $model::order_by();
+            all.push(candidate(&name, $all.filter(seek).order(order).limit(FETCH)));
         }
         all
     }};
