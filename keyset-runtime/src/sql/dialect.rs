@@ -216,12 +216,12 @@ impl SeekDialect for diesel::pg::Pg {
     // keeps its generic plan only while that looks no costlier than the custom ones did. Near
     // the top of a listing the seek's custom plan looks cheaper than the generic one (it sees
     // that most rows pass `created_at <= $1`), so such pages were planned anew every time:
-    // measured with pgbench (prepared, 1,000,000 rows, pages of 21), the page after the 20th row
-    // took 0.143-0.156 ms against the first page's 0.053-0.069; written `(SELECT $1)`, whose
-    // value no plan sees, 0.067-0.073, and deep pages 0.062-0.071 either way. Each subquery is an
-    // InitPlan, run once before the index seek that compares with its value; a table
-    // partitioned by the leading key prunes the partitions behind the cursor when the statement
-    // runs, under either plan (tests/postgres/range_partitions.rs).
+    // measured with pgbench (prepared, 1,000,000 rows, pages of 20, `LIMIT 21`), the page after
+    // the 20th row took 0.143-0.156 ms against the first page's 0.053-0.069; written
+    // `(SELECT $1)`, whose value no plan sees, 0.067-0.073, and deep pages 0.062-0.071 either way.
+    // Each subquery is an InitPlan, run once before the index seek that compares with its
+    // value; a table partitioned by the leading key prunes the partitions behind the cursor when
+    // the statement runs, under either plan (tests/postgres/range_partitions.rs).
     const KEY_VALUES_AT_RUN_TIME: bool = true;
     // The top plan node's `Plan Rows`.
     const EXPLAIN_JSON: Option<&'static str> = Some("EXPLAIN (FORMAT JSON)");
