@@ -104,8 +104,8 @@ pub(crate) enum Creation {
 impl Index {
     /// The indexes `model` needs: one per distinct sort order (the field order's and each named
     /// one's; an order and its exact reverse share one, which the engine reads backwards), one
-    /// per order and declared equality prefix, and a unique one for a `#[tiebreaker(unique)]`
-    /// column.
+    /// per order and declared equality prefix, two for an order led by a joined table's keys
+    /// (one on each table), and a unique one for a `#[tiebreaker(unique)]` column.
     pub(crate) fn for_model(model: &Model) -> Vec<Index> {
         let table = model.table_name();
         let mut indexes: Vec<Index> = Vec::new();
@@ -136,6 +136,36 @@ impl Index {
                 }
             }
         }
+        // An order led by a joined table's keys, which end with its primary key (the types check
+        // it): that table's index of them, unique as they end with its primary key (SQLite then
+        // knows each entry is one row, and reads each one's rows in the order of the model's index
+        // instead of sorting them); and per prefix, the model's index of the prefix and the
+        // order's own keys, which each joined row's rows are read by.
+        for (joined, own) in model.joined_orders() {
+            let joined_table = joined[0].joined.as_ref().and_then(|path| path.segments.last());
+            if let (Some(joined_table), true) = (joined_table, joined.len() > 1) {
+                let table = column(&joined_table.ident);
+                let index = Index { table, columns: key_columns(joined), unique: true };
+                if !indexes.iter().any(|known| known.serves(&index, 0)) {
+                    indexes.push(index);
+                }
+            }
+            for prefix in &model.prefixes {
+                if own.iter().any(|key| prefix.contains(&key.column)) {
+                    continue;
+                }
+                let equal = prefix.iter().map(|ident| IndexColumn {
+                    name: column(ident),
+                    direction: Direction::Asc,
+                    nulls: None,
+                });
+                let columns = equal.chain(key_columns(own)).collect();
+                let index = Index { table: table.clone(), columns, unique: false };
+                if !indexes.iter().any(|known| known.serves(&index, prefix.len())) {
+                    indexes.push(index);
+                }
+            }
+        }
         let every_key = model.keys.iter().chain(model.orders.iter().flat_map(|o| &o.keys));
         for key in every_key.filter(|key| key.tiebreaker.as_ref().is_some_and(|t| t.unique)) {
             let unique = Index {
@@ -159,21 +189,25 @@ impl Index {
     }
 
     /// The orders of `model` that no index can serve, in words (`posts: authors.name ASC, id
-    /// ASC`), each with why: they sort by a column of another table, which an index on the
-    /// model's table does not hold, so every page reads the rows the join matches past the
+    /// ASC`), each with why: they sort by a column of another table and the struct keeps them
+    /// as they are (`reads_and_sorts`), so every page reads the rows the join matches past the
     /// cursor and sorts them.
     pub(crate) fn unserved(model: &Model) -> Vec<(String, String)> {
         let orders =
             std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
         let mut unserved = Vec::new();
+        // The derive refuses every other order of joined keys: those left are served.
+        if model.reads_and_sorts.is_none() {
+            return Vec::new();
+        }
         for keys in orders {
             let Some(joined) = keys.iter().find(|key| key.joined.is_some()) else { continue };
             let keys: Vec<&SortKey> = keys.iter().collect();
             let why = format!(
-                "sorts by `{}`, a column of another table: no index on `{}` serves this order, \
-                 so each page reads the rows the join matches past the cursor and sorts them",
+                "sorts by `{}`, a column of another table, and is kept with \
+                 `#[keyset(reads_and_sorts)]`: no index serves this order, so each page reads \
+                 the rows the join matches past the cursor and sorts them",
                 joined.column_name(),
-                model.table_name(),
             );
             unserved.push((model.signature(&keys, false), why));
         }
@@ -196,7 +230,10 @@ impl Index {
                 Nulls::Last => Nulls::First,
             }),
         };
-        if self.unique != other.unique || self.columns.len() != other.columns.len() {
+        if self.table != other.table
+            || self.unique != other.unique
+            || self.columns.len() != other.columns.len()
+        {
             return false;
         }
         let (prefix, keys) = self.columns.split_at(equal);
@@ -213,10 +250,13 @@ impl Index {
     /// `posts_keyset_created_at_desc_id_desc`, or a prefix of it with a hash when too long.
     pub(crate) fn name(&self) -> String {
         let mut name = format!("{}_keyset", self.table);
+        // A one-column unique index (a `#[tiebreaker(unique)]`) is named by its column alone; a
+        // longer one (a joined table's keys) by its columns' directions, then `_unique`.
+        let single_unique = self.unique && self.columns.len() == 1;
         for column in &self.columns {
             name.push('_');
             name.push_str(&column.name);
-            if self.unique {
+            if single_unique {
                 name.push_str("_unique");
                 continue;
             }
@@ -229,6 +269,9 @@ impl Index {
                 Some(Nulls::Last) => name.push_str("_nulls_last"),
                 None => {}
             }
+        }
+        if self.unique && !single_unique {
+            name.push_str("_unique");
         }
         let limit = Backend::ALL.iter().map(|b| b.max_identifier()).min().unwrap_or(63);
         if name.len() <= limit {

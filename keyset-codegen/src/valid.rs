@@ -1,14 +1,16 @@
 //! The rules that make a sort order a total order, checked before any code is generated. Each rule
 //! says why it exists; each error says what to write instead.
 //!
-//! Two rules need the types and are generated as checks instead (see `expand`): the tiebreaker is
-//! the table's primary key, and each field's type matches its column.
+//! Three rules need the types and are generated as checks instead (see `expand`): the tiebreaker
+//! is the table's primary key, each field's type matches its column, and a joined table's keys
+//! end with its primary key.
 
 use quote::ToTokens;
 
 use crate::ctxt::Ctxt;
 use crate::model::{Model, SortKey};
 
+mod joined;
 mod prefix;
 
 pub fn check(cx: &mut Ctxt, model: &Model) {
@@ -38,6 +40,7 @@ pub fn check(cx: &mut Ctxt, model: &Model) {
         }
     }
     prefix::check_prefixes(cx, model);
+    joined::check_joined(cx, model);
 }
 
 /// Where a list of sort keys was declared: by the fields' `#[sort(..)]`, or as a named order. The

@@ -38,7 +38,8 @@ use proc_macro::TokenStream;
 /// | `#[keyset(prefix(..))]` | the struct | `#[keyset(prefix(author_id))]`, `#[keyset(prefix(tenant_id, author_id))]`: columns of the model's `table!` (not field names; the model need not select them), comma separated; repeatable | none: each order's index is also written led by these columns, for a listing filtered on them by equality and a page among a set of their values (see [Equality prefixes](#equality-prefixes)) |
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
-/// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker, and no index of the model's table holds it) |
+/// | `#[keyset(reads_and_sorts)]` | the struct | `#[keyset(reads_and_sorts)]`, no value | none: an order of a joined table's columns must lead with them, end them with that table's primary key, and the struct declare the column that joins it as a `prefix(..)` (see the joins guide); this keeps any other such order, whose pages read every row the join matches past the cursor and sort them |
+/// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker); the joined table's keys get their index on that table |
 ///
 /// The sort keys are the `#[sort(..)]` fields, **in field order**: the first is the leading key
 /// of the ORDER BY. Other `#[diesel(..)]` keys (`check_for_backend`, `serialize_as`,

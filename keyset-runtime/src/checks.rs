@@ -21,6 +21,28 @@ pub trait IsPrimaryKey<P> {}
 
 impl<K> IsPrimaryKey<K> for K {}
 
+/// Compiles only when `K`, the last of the keys an order takes from the joined table `T`, is
+/// `T`'s primary key: then each joined row's rows are consecutive in the order, and a page walks
+/// `T`'s index and each joined row's rows by the model's own index. A key left out, where
+/// `#[keyset(reads_and_sorts)]` is written, gets no check.
+pub fn assert_joined_keys_end_in_primary_key<
+    T: diesel::Table,
+    K: EndsJoinedKeys<T, T::PrimaryKey>,
+>() {
+}
+
+/// `Self` is `P`, the primary key of the joined table `T`. Implemented only for `Self == P`, as
+/// [`IsPrimaryKey`] is, for the message.
+#[diagnostic::on_unimplemented(
+    message = "the order sorts by `{Self}` of the joined table `{T}` without its primary key `{P}` after it: no index gives this order",
+    label = "rows of two joined rows that tie here interleave, so each page reads every row the join matches and sorts them",
+    note = "add `{P}` as the next key, a field `#[diesel(select_expression = {P})]`: each page then walks an index of `{T}` and, per joined row, the model's rows by the index of `#[keyset(prefix(..))]` on the column that joins them",
+    note = "or, to keep this order and pay for it, write `#[keyset(reads_and_sorts)]` on the struct"
+)]
+pub trait EndsJoinedKeys<T, P> {}
+
+impl<T, K> EndsJoinedKeys<T, K> for K {}
+
 /// Compiles only when the sort key's field type `V` can be compared with column `C`: Diesel
 /// can turn a `V` into an expression of `C`'s SQL type (`AsExpression`, which every backend's
 /// `ToSql` impls come with), and a nullable column is sorted by an `Option`. Both bounds are

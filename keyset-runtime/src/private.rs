@@ -7,10 +7,10 @@
 pub use crate::__order_schema as order_schema;
 pub use crate::among::Prefix;
 pub use crate::checks::{
-    assert_column_name_is_column, assert_field_is_column, assert_prefix_is_column,
-    assert_sort_key_type, assert_tiebreaker_is_primary_key, assert_tiebreaker_type,
-    ColumnNameIsColumn, FieldIsColumn, IsPrimaryKey, MatchesNullability, PrefixIsColumn,
-    SortKeyType, TiebreakerNotNull,
+    assert_column_name_is_column, assert_field_is_column, assert_joined_keys_end_in_primary_key,
+    assert_prefix_is_column, assert_sort_key_type, assert_tiebreaker_is_primary_key,
+    assert_tiebreaker_type, ColumnNameIsColumn, EndsJoinedKeys, FieldIsColumn, IsPrimaryKey,
+    MatchesNullability, PrefixIsColumn, SortKeyType, TiebreakerNotNull,
 };
 pub use crate::error::CursorError;
 #[cfg(feature = "utoipa")]

@@ -217,9 +217,11 @@ pub struct Author {
 
 /// Posts by their author's name, a column of the joined table `authors`, then newest first:
 /// pages a `posts` ⋈ `authors` join (many-to-one, so the primary key still breaks every tie).
+/// The posts of two authors of the same name interleave, so no index gives this order: it is
+/// kept with `reads_and_sorts`, and each page reads and sorts what the join matches.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = posts)]
-#[keyset(order(by_author: author_name asc, created_at desc, id desc))]
+#[keyset(order(by_author: author_name asc, created_at desc, id desc), reads_and_sorts)]
 pub struct PostByAuthor {
     #[sort(asc)]
     #[diesel(select_expression = authors::name)]
@@ -228,6 +230,27 @@ pub struct PostByAuthor {
     #[tiebreaker]
     pub id: i64,
     pub created_at: NaiveDateTime,
+}
+
+/// Posts grouped by their author: by the author's name, the author (the primary key of
+/// `authors`, which keeps each author's posts together), then newest first. A page walks the
+/// authors in their index of `(name, id)` and each author's posts in the index that
+/// `prefix(author_id)` leads, both written by the derive.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(prefix(author_id))]
+pub struct PostByAuthorGroup {
+    #[sort(asc)]
+    #[diesel(select_expression = authors::name)]
+    pub author_name: String,
+    #[sort(asc)]
+    #[diesel(select_expression = authors::id)]
+    pub author_key: i64,
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
 }
 
 /// Named sort orders chosen at run time (`paginate_by`): uniform and mixed directions, a text

@@ -21,6 +21,7 @@ diesel::allow_tables_to_appear_in_same_query!(authors, posts);
 // A key of a joined table: the row of `posts` does not hold it. `at_row(&post)` serves this order.
 #[derive(Queryable, Selectable, Keyset)]
 #[diesel(table_name = posts)]
+#[keyset(reads_and_sorts)]
 struct Post {
     #[sort(asc)]
     #[diesel(select_expression = authors::name)]

@@ -20,6 +20,7 @@ diesel::allow_tables_to_appear_in_same_query!(authors, posts);
 
 #[derive(Queryable, Selectable, Keyset)]
 #[diesel(table_name = posts)]
+#[keyset(reads_and_sorts)]
 struct Post {
     #[sort(asc)]
     #[diesel(select_expression = authors::name)]

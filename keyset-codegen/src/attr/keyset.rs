@@ -1,7 +1,8 @@
 //! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, the named sort
 //! orders, `order(new: created_at desc, id desc)`, the names of the generated types,
 //! `cursor = ..` and `order_enum = ..`, `text_collation = ".."` for pages merged across
-//! shards, and the equality prefixes of filtered listings, `prefix(author_id)`.
+//! shards, the equality prefixes of filtered listings, `prefix(author_id)`, and
+//! `reads_and_sorts`, which keeps an order of a joined table's columns that no index serves.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -41,6 +42,10 @@ pub struct KeysetStruct {
     /// `prefix(tenant_id, author_id)`, in declaration order: the columns a listing filters on
     /// by equality, which lead an index of each order. Each a different list.
     pub prefixes: Vec<Vec<Ident>>,
+    /// `reads_and_sorts`, at its span: the user accepts orders of a joined table's columns that
+    /// no index serves (not led by them, or not ending them with its primary key), whose pages
+    /// read every row the join matches and sort them.
+    pub reads_and_sorts: Option<Span>,
 }
 
 /// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
@@ -50,12 +55,20 @@ pub const MAX_TOKEN_LEN_RANGE: std::ops::RangeInclusive<usize> = 64..=65_536;
 const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
      `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
-     `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]` or \
-     `#[keyset(prefix(author_id))]`";
+     `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]`, \
+     `#[keyset(prefix(author_id))]` or `#[keyset(reads_and_sorts)]`";
 
 /// The options, for "did you mean".
-const OPTIONS: &[&str] =
-    &["max_token_len", "listing", "order", "cursor", "order_enum", "text_collation", "prefix"];
+const OPTIONS: &[&str] = &[
+    "max_token_len",
+    "listing",
+    "order",
+    "cursor",
+    "order_enum",
+    "text_collation",
+    "prefix",
+    "reads_and_sorts",
+];
 
 /// Reads one `#[keyset(..)]` attribute of the struct into `out`, recording each mistake in
 /// `errors` and reading on.
@@ -129,6 +142,22 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         text_collation(input, out)
     } else if lookahead.peek(kw::prefix) {
         prefix_option(input, out)
+    } else if lookahead.peek(kw::reads_and_sorts) {
+        let key = input.parse::<kw::reads_and_sorts>()?;
+        if out.reads_and_sorts.is_some() {
+            return Err(syn::Error::new(
+                key.span,
+                "`reads_and_sorts` is given twice: write it once",
+            ));
+        }
+        if !input.is_empty() && !input.peek(Token![,]) {
+            return Err(syn::Error::new(
+                input.span(),
+                "`reads_and_sorts` takes no value: write `#[keyset(reads_and_sorts)]`",
+            ));
+        }
+        out.reads_and_sorts = Some(key.span);
+        Ok(())
     } else {
         let word = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any);
         // `order` and `prefix` take parentheses: a misspelled order (`ordre(..)`) may declare
@@ -144,7 +173,8 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
                 word.span(),
                 format!(
                     "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
-                     `listing`, `order`, `cursor`, `order_enum`, `text_collation` or `prefix`; \
+                     `listing`, `order`, `cursor`, `order_enum`, `text_collation`, `prefix` or \
+                     `reads_and_sorts`; \
                      {KEYSET_SYNTAX}",
                     hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),

@@ -1,7 +1,8 @@
 //! The static checks of a model, generated as calls whose bounds hold only when the model is
 //! right about its table: the table exists, each sort key and each `prefix(..)` column names one
 //! of its columns, with a field type Diesel compares with that column, and the tiebreaker is the
-//! primary key. They need the
+//! primary key, and an order led by a joined table's keys ends them with that table's primary
+//! key. They need the
 //! types, which the derive cannot see, so rustc checks them, with the runtime's messages
 //! (`keyset_runtime::__private`). They share one closure: one body per model for rustc to check,
 //! not one per key.
@@ -45,12 +46,14 @@ pub fn checks(model: &Model) -> TokenStream {
     }
     let primary_key_checks = tiebreakers.iter().map(|keys| primary_key_assertion(model, keys));
     let column_checks = column_assertions(model, &fields);
+    let joined_checks = joined_assertions(model);
     quote! {
         const _: fn() = || {
             let _ = #table::table;
             #(#type_checks)*
             #(#primary_key_checks)*
             #column_checks
+            #joined_checks
         };
     }
 }
@@ -192,6 +195,59 @@ fn primary_key_assertion(model: &Model, tiebreakers: &[&SortKey]) -> TokenStream
             #check
         }
     }
+}
+
+/// The last key an order takes from the joined table that leads it must be that table's primary
+/// key, so that each joined row's rows are consecutive (see `valid/joined.rs`): one check per
+/// distinct key, reported at the key (the field's name, or the key in `order(..)`). None where
+/// the struct keeps such orders (`reads_and_sorts`), and none for an order whose joined keys
+/// break the derive's own rules, which it has reported.
+fn joined_assertions(model: &Model) -> TokenStream {
+    if model.reads_and_sorts.is_some() {
+        return TokenStream::new();
+    }
+    let rt = runtime();
+    // Each order's keys, each with the span its error is reported at.
+    let field_order: Vec<(&SortKey, Span)> =
+        model.keys.iter().map(|key| (key, key.ident.span())).collect();
+    let named = model.orders.iter().map(|order| {
+        let at = |key: &SortKey| key.sort.tokens.clone().into_iter().next().map(|t| t.span());
+        order.keys.iter().map(|key| (key, at(key).unwrap_or(key.ident.span()))).collect()
+    });
+    let mut ends: Vec<(&syn::Path, &SortKey, Span)> = Vec::new();
+    for keys in std::iter::once(field_order).chain(named) {
+        let table = |key: &SortKey| key.joined.as_ref().map(|path| quote!(#path).to_string());
+        let Some((lead, path)) =
+            keys.first().and_then(|(key, _)| Some((table(key)?, key.joined.as_ref()?)))
+        else {
+            continue;
+        };
+        let run = keys.iter().take_while(|(key, _)| table(key).as_ref() == Some(&lead)).count();
+        if keys[run..].iter().any(|(key, _)| key.joined.is_some()) {
+            continue;
+        }
+        let (end, span) = keys[run - 1];
+        if !ends.iter().any(|(_, known, _)| known.ident == end.ident) {
+            ends.push((path, end, span));
+        }
+    }
+    let checks = ends.iter().map(|(joined, key, span)| {
+        let column = &key.column;
+        let (table_alias, key_alias) =
+            (Ident::new("__JoinedTable", *span), Ident::new("__JoinedKey", *span));
+        let check = respan(
+            quote!(#rt::assert_joined_keys_end_in_primary_key::<#table_alias, #key_alias>();),
+            *span,
+        );
+        quote! {
+            {
+                type #table_alias = #joined::table;
+                type #key_alias = #joined::#column;
+                #check
+            }
+        }
+    });
+    quote!(#(#checks)*)
 }
 
 /// Gives every token the span of the user's `#[tiebreaker]`, so that an error anywhere in them

@@ -31,7 +31,8 @@ pub struct Changes {
     /// after it.
     pub waiting: BTreeMap<String, BTreeMap<String, String>>,
     /// Sort orders no index can serve, in words (`posts: authors.name ASC, id ASC`), each with
-    /// why: an order led by (or holding) a column of a joined table. Nothing is written for
+    /// why: an order of a joined table's columns that the model keeps as it is,
+    /// `#[keyset(reads_and_sorts)]`. Nothing is written for
     /// them; they are not changes, and [`check`](super::Migrations::check) does not fail on them.
     pub unindexed: BTreeMap<String, String>,
 }

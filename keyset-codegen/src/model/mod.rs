@@ -62,6 +62,9 @@ pub struct Model<'a> {
     /// listing filters on by equality, as written (their spans are where a missing column is
     /// reported). Each leads an index of every order that does not sort by one of them.
     pub prefixes: Vec<Vec<Ident>>,
+    /// `#[keyset(reads_and_sorts)]`, at its span: orders of a joined table's columns that no
+    /// index serves are kept, their pages reading and sorting what the join matches.
+    pub reads_and_sorts: Option<proc_macro2::Span>,
 }
 
 /// A field with `#[sort(..)]`.
@@ -255,6 +258,7 @@ impl<'a> Model<'a> {
             tiebreakers,
             own_columns,
             prefixes: options.prefixes,
+            reads_and_sorts: options.reads_and_sorts,
         })
     }
 
@@ -269,6 +273,24 @@ impl<'a> Model<'a> {
     pub fn indexed_orders(&self) -> impl Iterator<Item = &[SortKey<'a>]> {
         let orders = std::iter::once(&self.keys[..]).chain(self.orders.iter().map(|o| &o.keys[..]));
         orders.filter(|keys| !keys.is_empty() && keys.iter().all(|key| key.joined.is_none()))
+    }
+
+    /// The orders led by one joined table's keys, each split into those keys and the model's own
+    /// that follow: `(authors.name, authors.id)`, `(created_at, id)`. None where the struct keeps
+    /// orders that no index serves (`reads_and_sorts`): its joined orders may be of any shape.
+    /// The derive refuses the other shapes (`valid/joined.rs`), and checks with the types that
+    /// the joined keys end with their table's primary key.
+    pub fn joined_orders(&self) -> impl Iterator<Item = (&[SortKey<'a>], &[SortKey<'a>])> {
+        let orders = std::iter::once(&self.keys[..]).chain(self.orders.iter().map(|o| &o.keys[..]));
+        let table =
+            |key: &SortKey| key.joined.as_ref().map(|path| quote::quote!(#path).to_string());
+        let kept = self.reads_and_sorts.is_some();
+        orders.filter(move |_| !kept).filter_map(move |keys| {
+            let lead = table(keys.first()?)?;
+            let run = keys.iter().take_while(|key| table(key).as_ref() == Some(&lead)).count();
+            let (joined, own) = keys.split_at(run);
+            own.iter().all(|key| key.joined.is_none()).then_some((joined, own))
+        })
     }
 
     /// The sort order `keys` in words, e.g. `posts: created_at DESC, id DESC`, or

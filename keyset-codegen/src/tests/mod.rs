@@ -22,6 +22,7 @@ macro_rules! assert_expansion {
     }};
 }
 
+mod joined;
 mod prefix;
 
 /// Items formatted as rustfmt would; a panic (this is a test) when they are not valid Rust.
@@ -182,24 +183,6 @@ fn named_orders() {
             pub created_at: NaiveDateTime,
             pub score: i32,
             pub published_at: Option<NaiveDateTime>,
-        }
-    }
-}
-
-/// A sort key of a joined table: its key names `authors::name`, the order's words
-/// `authors.name`, and `INDEXES` holds no index for the order.
-#[test]
-fn joined_key() {
-    assert_expansion! {
-        #[derive(Queryable, Selectable, Keyset)]
-        #[diesel(table_name = posts)]
-        pub struct PostByAuthor {
-            #[sort(asc)]
-            #[diesel(select_expression = authors::name)]
-            pub author_name: String,
-            #[sort(desc)]
-            #[tiebreaker]
-            pub id: i64,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::index::{Backend, Creation, Index};
 use crate::model::Model;
 
 /// The indexes a model's derive writes, each as its DDL on `backend`.
-fn create_sql(input: TokenStream, backend: Backend) -> Vec<String> {
+pub(super) fn create_sql(input: TokenStream, backend: Backend) -> Vec<String> {
     let input: syn::DeriveInput = syn::parse2(input).unwrap();
     let mut cx = Ctxt::new();
     let model = Model::from_ast(&mut cx, &input).unwrap();
@@ -22,7 +22,7 @@ fn create_sql(input: TokenStream, backend: Backend) -> Vec<String> {
 }
 
 /// The derive's errors on a model, in words.
-fn errors(input: TokenStream) -> Vec<String> {
+pub(super) fn errors(input: TokenStream) -> Vec<String> {
     let input: syn::DeriveInput = syn::parse2(input).unwrap();
     let mut cx = Ctxt::new();
     if let Some(model) = Model::from_ast(&mut cx, &input) {

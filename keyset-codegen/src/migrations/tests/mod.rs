@@ -372,9 +372,9 @@ fn one_index_per_distinct_order() {
     );
 }
 
-/// An order with a key of a joined table gets no index (none on `posts` holds `authors.name`),
-/// and the writer says why, rather than writing one that serves the model's columns only; the
-/// model's other orders still get theirs.
+/// An order of a joined table's key kept with `reads_and_sorts` gets no index (none on `posts`
+/// holds `authors.name`), and the writer says why, rather than writing one that serves the
+/// model's columns only; the model's other orders still get theirs.
 #[test]
 fn joined_key_order_gets_no_index_and_is_named() {
     let scratch = Scratch::new("joined");
@@ -382,7 +382,7 @@ fn joined_key_order_gets_no_index_and_is_named() {
         r#"
         #[derive(Keyset)]
         #[diesel(table_name = posts)]
-        #[keyset(order(new: created_at desc, id desc))]
+        #[keyset(order(new: created_at desc, id desc), reads_and_sorts)]
         struct Post {
             #[sort(asc)] #[diesel(select_expression = authors::name)] author_name: String,
             #[sort(asc)] #[tiebreaker] id: i64,
@@ -395,8 +395,42 @@ fn joined_key_order_gets_no_index_and_is_named() {
     assert_eq!(wanted.keys().collect::<Vec<_>>(), ["posts_keyset_created_at_desc_id_desc"]);
     let changes = migrations.changes().unwrap();
     let why = &changes.unindexed["posts: authors.name ASC, id ASC"];
-    assert!(why.contains("no index on `posts` serves this order"), "{why}");
+    assert!(why.contains("kept with `#[keyset(reads_and_sorts)]`: no index serves"), "{why}");
     let written = migrations.write().unwrap();
     assert_eq!(written.unindexed, changes.unindexed);
+    migrations.check().unwrap();
+}
+
+/// An order led by a joined table's keys gets an index on that table too, which waits, like any
+/// index, for a migration that creates the table; nothing is said to be unserved.
+#[test]
+fn joined_key_order_gets_an_index_on_the_joined_table() {
+    let scratch = Scratch::new("joined-grouped");
+    scratch.model(
+        r#"
+        #[derive(Keyset)]
+        #[diesel(table_name = posts)]
+        #[keyset(prefix(author_id))]
+        struct Post {
+            #[sort(asc)] #[diesel(select_expression = authors::name)] author_name: String,
+            #[sort(asc)] #[diesel(select_expression = authors::id)] author_key: i64,
+            #[sort(desc)] #[tiebreaker] id: i64,
+        }
+    "#,
+    );
+    let migrations = scratch.migrations(Backend::Sqlite).table_created_elsewhere("posts");
+    let changes = migrations.changes().unwrap();
+    assert!(changes.unindexed.is_empty(), "{:?}", changes.unindexed);
+    assert_eq!(changes.create.keys().collect::<Vec<_>>(), ["posts_keyset_author_id_asc_id_desc"]);
+    let waiting: Vec<&String> = changes.waiting["authors"].keys().collect();
+    assert_eq!(waiting, ["authors_keyset_name_asc_id_asc_unique"]);
+    let migrations = migrations.table_created_elsewhere("authors");
+    let wanted = migrations.wanted().unwrap();
+    assert!(
+        wanted["authors_keyset_name_asc_id_asc_unique"]
+            .contains(r#"CREATE UNIQUE INDEX IF NOT EXISTS "authors_keyset_name_asc_id_asc_unique" ON "authors" ("name" ASC, "id" ASC);"#),
+        "{wanted:?}"
+    );
+    migrations.write().unwrap();
     migrations.check().unwrap();
 }
