@@ -6,7 +6,9 @@
 
 use diesel::prelude::*;
 use keyset_runtime::{Error, Keyset, PageRequest, Paginate, SortDirection};
-use keyset_tests::models::{Author, Newest, Post, PostByAuthor, PostByAuthorOrder, RankDue};
+use keyset_tests::models::{
+    Author, Newest, Post, PostByAuthor, PostByAuthorGroup, PostByAuthorOrder, RankDue,
+};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::walk;
 use std::cell::RefCell;
@@ -118,6 +120,34 @@ fn sort_key_of_the_joined_table_pages_both_ways() {
     let rows = walk::forward(&mut conn, 13, tuple);
     assert_eq!(rows.iter().map(|(post, _)| post.cursor()).collect::<Vec<_>>(), cursors);
     assert!(rows.iter().all(|(post, author)| post.author_name == author.name));
+}
+
+/// `PostByAuthorGroup` (`authors.name, authors.id, created_at DESC, id DESC`), with four authors
+/// of one name: each author's posts come together, in order, both ways and at every page size,
+/// as the plain ORDER BY lists them.
+#[test]
+fn an_order_grouped_by_the_joined_row_pages_both_ways() {
+    let mut conn = db::seeded(ROWS);
+    diesel::update(authors::table.filter(authors::id.ge(3)))
+        .set(authors::name.eq("author 2"))
+        .execute(&mut conn)
+        .unwrap();
+    let query = || posts::table.inner_join(authors::table).select(PostByAuthorGroup::as_select());
+    let expected: Vec<PostByAuthorGroup> = query()
+        .order((authors::name.asc(), authors::id.asc(), posts::created_at.desc(), posts::id.desc()))
+        .load(&mut conn)
+        .unwrap();
+    let tied: std::collections::BTreeSet<i64> = expected
+        .iter()
+        .filter(|post| post.author_name == "author 2")
+        .map(|p| p.author_key)
+        .collect();
+    assert_eq!(tied.into_iter().collect::<Vec<_>>(), [2, 3, 4, 5], "authors of one name");
+    let cursors = walk::cursors(&expected);
+    for limit in [1, 9, 47] {
+        assert_eq!(walk::cursors(&walk::forward(&mut conn, limit, query)), cursors);
+        assert_eq!(walk::cursors(&walk::backward(&mut conn, limit, query)), cursors);
+    }
 }
 
 /// The named order `by_author` and its reverse, chosen at run time, on the same join.

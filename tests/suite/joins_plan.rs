@@ -26,7 +26,7 @@ use keyset_runtime::__testing::sql::{OneSide, SeekParts};
 use keyset_runtime::explain::PlanError;
 use keyset_runtime::migration::{Backend, IndexDdl};
 use keyset_runtime::{Keyset, Page, PageQuery, PageRequest};
-use keyset_tests::models::{Author, Newest, PostByAuthor, RankDue};
+use keyset_tests::models::{Author, Newest, PostByAuthor, PostByAuthorGroup, RankDue};
 use keyset_tests::schema::{authors, posts};
 use keyset_tests::seed;
 use std::sync::{Arc, Mutex};
@@ -393,6 +393,60 @@ fn an_order_led_by_a_joined_column_sorts_every_page() {
         for statement in ran(&mut conn, query(), &at.request) {
             let what = format!("{:?}: {statement}", at.request);
             assert_eq!(cost(plan_of(&mut conn, &built, &statement), "", &what), Cost::Sorted);
+            statements += 1;
+        }
+    }
+    assert!(statements >= 6, "{statements}");
+}
+
+/// `PostByAuthorGroup` (`authors.name, authors.id, created_at DESC, id DESC`) with the derive's
+/// indexes, `authors (name, id)` unique and `posts (author_id, created_at DESC, id DESC)`: every
+/// statement of every page, from the ends and past cursors both ways (on SQLite each tie level),
+/// walks the authors in theirs and seeks each author's posts in theirs. What is left per engine:
+/// - SQLite sorts nothing: the unique index tells it each entry is one author, whose posts the
+///   inner seek yields in order;
+/// - PostgreSQL sorts each author's posts (an Incremental Sort, presorted by the author), so a
+///   page reads whole the authors it touches, not the rows past the cursor;
+/// - MariaDB sorts what the join matches past the cursor (a temporary table and a filesort).
+///
+/// Should an engine learn more, this fails.
+#[test]
+fn an_order_grouped_by_the_joined_row_walks_both_indexes() {
+    let mut conn = seeded();
+    let unique = PostByAuthorGroup::INDEXES.iter().find(|index| index.name.starts_with("authors"));
+    let unique = unique.expect("the authors' index").name;
+    for index in PostByAuthorGroup::INDEXES {
+        diesel::sql_query(index.create(backend())).execute(&mut conn).unwrap();
+    }
+    analyze_joins(&mut conn);
+    let feed = crate::suite::feeds::plan::FEED_INDEX;
+    let query = || posts::table.inner_join(authors::table).select(PostByAuthorGroup::as_select());
+    let numbers = [ROWS as u32 / PAGE / 2, ROWS as u32 / PAGE * 9 / 10];
+    let mut statements = 0;
+    for at in positions(&mut conn, query, numbers, |post| post.cursor()) {
+        let built = candidates!(query, PostByAuthorGroup, at.cursor, levels);
+        for statement in ran(&mut conn, query(), &at.request) {
+            let what = format!("{:?}: {statement}", at.request);
+            let (plan, sorted) = match plan_of(&mut conn, &built, &statement) {
+                Ok(plan) => (plan, None),
+                Err(PlanError::NotASeek { reason, plan }) => (plan, Some(reason)),
+                Err(err) => panic!("{what}: {err}"),
+            };
+            let sorted = sorted.filter(|reason| reason.contains("sorted after reading"));
+            let text = plan.join("\n");
+            match backend() {
+                Backend::Sqlite => assert_eq!(sorted, None, "{what}: {text}"),
+                Backend::Postgres => assert!(
+                    text.contains("Incremental Sort")
+                        && text.contains("Presorted Key: authors.name, authors.id"),
+                    "{what}: {text}"
+                ),
+                _ => assert_eq!(sorted.as_deref(), Some(sorted_reason()), "{what}: {text}"),
+            }
+            let reads = reads(&plan);
+            let [authors, posts] = &reads[..] else { panic!("{what}: two tables: {text}") };
+            assert_eq!((&authors.table[..], &authors.index[..]), ("authors", unique), "{what}");
+            assert_eq!(posts, &read("posts", feed, true), "{what}: {text}");
             statements += 1;
         }
     }
