@@ -79,8 +79,9 @@ diesel::table! {
 
 diesel::table! {
     /// 100,000 posts for the joins bench, `created_at` tying in groups of 100 as in
-    /// [`bench_posts`], 100 posts per author. Indexed only as [`JoinPost::INDEXES`] says: no index
-    /// holds `author_id`, and none on `bench_authors` holds `name`.
+    /// [`bench_posts`], 100 posts per author. Indexed only as [`JoinPost::INDEXES`] and
+    /// [`PostByAuthorGroup::INDEXES`] say: `(created_at, id)`, `(author_id, created_at, id)`, and
+    /// `bench_authors (name, id)`.
     bench_join_posts (id) {
         id -> BigInt,
         created_at -> Timestamp,
@@ -113,10 +114,33 @@ pub struct JoinPost {
     pub title: String,
 }
 
-/// The same posts in their author's name order, a column of the joined table, then newest id
-/// first: no index on `bench_join_posts` holds the leading key.
+/// The same posts in their author's name order, a column of the joined table, then the author
+/// (its primary key), then newest first: the authors walked in their index of `(name, id)`, and
+/// each author's posts in the index `prefix(author_id)` leads.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = bench_join_posts)]
+#[keyset(prefix(author_id))]
+pub struct PostByAuthorGroup {
+    #[sort(asc)]
+    #[diesel(select_expression = bench_authors::name)]
+    pub author_name: String,
+    #[sort(asc)]
+    #[diesel(select_expression = bench_authors::id)]
+    pub author_key: i64,
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+    pub title: String,
+}
+
+/// The same posts in their author's name order, then newest id first, without the author: the
+/// posts of authors of one name would interleave, and no index serves the order (kept with
+/// `reads_and_sorts`), so each page reads and sorts what the join matches past the cursor.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = bench_join_posts)]
+#[keyset(reads_and_sorts)]
 pub struct PostByAuthor {
     #[sort(asc)]
     #[diesel(select_expression = bench_authors::name)]
