@@ -263,11 +263,15 @@ fn async_pages_of_a_join_match_the_sync_ones() {
     assert_eq!(pages, (ROWS as usize).div_ceil(17));
 }
 
-/// Any page size, any run-time filter on either table, and the joined-key order pages every
-/// matching row exactly once, in order, both ways.
+/// Any page size, any run-time filter on either table, and the joined-key orders (by the name
+/// alone, and grouped by the author, with two authors of one name) page every matching row
+/// exactly once, in order, both ways.
 #[test]
 fn joined_key_walks_match_the_oracle() {
     let conn = RefCell::new(db::seeded(ROWS));
+    let rename =
+        diesel::update(authors::table.filter(authors::id.eq(4))).set(authors::name.eq("author 2"));
+    rename.execute(&mut *conn.borrow_mut()).unwrap();
     let mut runner = TestRunner::new(super::props::config());
     let cases = (1u32..40, 0i32..4, 1i64..=6);
     let outcome = runner.run(&cases, |(limit, min_score, skip)| {
@@ -283,6 +287,19 @@ fn joined_key_walks_match_the_oracle() {
             query().order((authors::name.asc(), posts::id.desc())).load(conn).unwrap();
         prop_assert_eq!(keyed(&walk::forward(conn, limit, query)), keyed(&expected));
         prop_assert_eq!(keyed(&walk::backward(conn, limit, query)), keyed(&expected));
+        // Grouped by the author, two of them of one name.
+        let grouped = move || {
+            posts::table
+                .inner_join(authors::table)
+                .filter(posts::score.ge(min_score))
+                .filter(authors::id.ne(skip))
+                .select((PostByAuthorGroup::as_select(), Author::as_select()))
+        };
+        let order = (authors::name.asc(), authors::id.asc(), posts::created_at.desc());
+        let expected: Vec<(PostByAuthorGroup, Author)> =
+            grouped().order((order, posts::id.desc())).load(conn).unwrap();
+        prop_assert_eq!(keyed(&walk::forward(conn, limit, grouped)), keyed(&expected));
+        prop_assert_eq!(keyed(&walk::backward(conn, limit, grouped)), keyed(&expected));
         Ok(())
     });
     outcome.unwrap();
