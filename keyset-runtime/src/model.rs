@@ -70,8 +70,10 @@ pub trait Keyset: Sized + 'static {
     #[doc(hidden)]
     const SELECTED_NAMES: Option<&'static [&'static str]> = None;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
-    /// the sort keys in order with their directions, and a unique index for a
-    /// `#[tiebreaker(unique)]` column.
+    /// the sort keys in order with their directions, one led by each `prefix(..)`, and a unique
+    /// index for a `#[tiebreaker(unique)]` column. An order led by a joined table's keys gets a
+    /// unique index of them on that table, and the prefix's with the model's own keys on the
+    /// model's table.
     const INDEXES: &'static [IndexDdl] = &[];
     /// The longest token this listing issues and accepts, in characters:
     /// 1024 unless the model says `#[keyset(max_token_len = ..)]`.
