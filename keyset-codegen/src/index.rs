@@ -193,13 +193,13 @@ impl Index {
     /// as they are (`reads_and_sorts`), so every page reads the rows the join matches past the
     /// cursor and sorts them.
     pub(crate) fn unserved(model: &Model) -> Vec<(String, String)> {
-        let orders =
-            std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
-        let mut unserved = Vec::new();
         // The derive refuses every other order of joined keys: those left are served.
         if model.reads_and_sorts.is_none() {
             return Vec::new();
         }
+        let orders =
+            std::iter::once(&model.keys[..]).chain(model.orders.iter().map(|o| &o.keys[..]));
+        let mut unserved = Vec::new();
         for keys in orders {
             let Some(joined) = keys.iter().find(|key| key.joined.is_some()) else { continue };
             let keys: Vec<&SortKey> = keys.iter().collect();

@@ -35,4 +35,15 @@ struct Post {
     id: i64,
 }
 
+// The same in a named order only: reported at its key in `order(..)`.
+#[derive(Keyset)]
+#[diesel(table_name = posts)]
+#[keyset(prefix(author_id), order(by_name: author_name asc, id desc))]
+struct Named {
+    #[diesel(select_expression = authors::name)]
+    author_name: String,
+    #[tiebreaker]
+    id: i64,
+}
+
 fn main() {}

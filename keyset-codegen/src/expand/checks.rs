@@ -203,30 +203,17 @@ fn primary_key_assertion(model: &Model, tiebreakers: &[&SortKey]) -> TokenStream
 /// the struct keeps such orders (`reads_and_sorts`), and none for an order whose joined keys
 /// break the derive's own rules, which it has reported.
 fn joined_assertions(model: &Model) -> TokenStream {
-    if model.reads_and_sorts.is_some() {
-        return TokenStream::new();
-    }
     let rt = runtime();
-    // Each order's keys, each with the span its error is reported at.
-    let field_order: Vec<(&SortKey, Span)> =
-        model.keys.iter().map(|key| (key, key.ident.span())).collect();
-    let named = model.orders.iter().map(|order| {
-        let at = |key: &SortKey| key.sort.tokens.clone().into_iter().next().map(|t| t.span());
-        order.keys.iter().map(|key| (key, at(key).unwrap_or(key.ident.span()))).collect()
-    });
     let mut ends: Vec<(&syn::Path, &SortKey, Span)> = Vec::new();
-    for keys in std::iter::once(field_order).chain(named) {
-        let table = |key: &SortKey| key.joined.as_ref().map(|path| quote!(#path).to_string());
-        let Some((lead, path)) =
-            keys.first().and_then(|(key, _)| Some((table(key)?, key.joined.as_ref()?)))
-        else {
-            continue;
+    for (joined, _) in model.joined_orders() {
+        let (Some(end), Some(path)) = (joined.last(), joined[0].joined.as_ref()) else { continue };
+        // A field order's key at the field's name, a named order's at its key in `order(..)`.
+        let first_token = end.sort.tokens.clone().into_iter().next();
+        let span = if std::ptr::eq(joined.as_ptr(), model.keys.as_ptr()) {
+            end.ident.span()
+        } else {
+            first_token.map_or(end.ident.span(), |token| token.span())
         };
-        let run = keys.iter().take_while(|(key, _)| table(key).as_ref() == Some(&lead)).count();
-        if keys[run..].iter().any(|(key, _)| key.joined.is_some()) {
-            continue;
-        }
-        let (end, span) = keys[run - 1];
         if !ends.iter().any(|(_, known, _)| known.ident == end.ident) {
             ends.push((path, end, span));
         }
