@@ -4,11 +4,13 @@
 
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
-use keyset_example_blog::schema::{memberships, posts};
-use keyset_example_blog::{ByRank, BySlug, Membership, Post, TopScore};
+use keyset_example_blog::schema::{authors, memberships, posts};
+use keyset_example_blog::{ByAuthor, ByRank, BySlug, Membership, Post, TopScore};
 use keyset_runtime::__testing::sql::{OneSide, SeekParts};
 use keyset_runtime::__testing::sql::{OrderBy, Region, SeekDialect};
+use keyset_runtime::explain::PlanError;
 use keyset_runtime::Keyset;
+use keyset_runtime::{PageRequest, Paginate};
 use keyset_tests::seed::timestamp;
 
 use crate::migrations_db::{analyze, fresh_database, index_seek, MIGRATIONS};
@@ -148,6 +150,29 @@ fn generated_migrations_give_every_model_its_index_and_revert_cleanly() {
         ))
         .execute(&mut conn);
     assert!(duplicate.is_err(), "a second post-000001 is refused");
+
+    // An order led by a joined table's keys: its index on `authors`, written by the migration
+    // writer after the migration that creates that table, is the one a page of it walks, and
+    // the page is the ORDER BY's (authors of one name: ties broken by the author).
+    let names: Vec<_> = (1..=50_i64)
+        .map(|id| (authors::id.eq(id), authors::name.eq(format!("author {}", id % 20))))
+        .collect();
+    diesel::insert_into(authors::table).values(&names).execute(&mut conn).unwrap();
+    analyze(&mut conn);
+    let join = || posts::table.inner_join(authors::table).select(ByAuthor::as_select());
+    let cursor = join().order(ByAuthor::order_by()).offset(POSTS * 9 / 10).first(&mut conn);
+    let page =
+        join().filter(ByAuthor::after(&cursor.unwrap().cursor())).order(ByAuthor::order_by());
+    let plan = match index_seek(&page.limit(21), &mut conn) {
+        Ok(plan) | Err(PlanError::NotASeek { plan, .. }) => plan,
+        Err(err) => panic!("{err}"),
+    };
+    let unique = ByAuthor::INDEXES.iter().find(|index| index.name.starts_with("authors_")).unwrap();
+    assert!(plan.iter().any(|line| line.contains(unique.name)), "{}: {plan:#?}", unique.name);
+    let first = join().paginate(&PageRequest::first(20)).unwrap().load_page(&mut conn).unwrap();
+    let expected: Vec<ByAuthor> =
+        join().order(ByAuthor::order_by()).limit(20).load(&mut conn).unwrap();
+    assert_eq!(first.items, expected);
 
     conn.revert_all_migrations(MIGRATIONS).unwrap();
     assert!(posts::table.count().get_result::<i64>(&mut conn).is_err(), "the tables are gone");

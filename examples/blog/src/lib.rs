@@ -2,8 +2,9 @@
 //! build script (`build.rs`) from the models' sort orders: see `migrations/<backend>/`.
 //!
 //! The tables themselves come from the hand-written migrations: `2024-01-01-000000_create_tables`,
-//! and `2026-12-03-000000_authors_and_follows`, which gives every post an author and adds who
-//! follows whom (what a feed pages among). Every `*_keyset_indexes` migration is generated. Run them with diesel_migrations:
+//! `2026-12-03-000000_authors_and_follows`, which gives every post an author and adds who
+//! follows whom (what a feed pages among), and `2026-12-06-000000_authors`, the authors' names.
+//! Every `*_keyset_indexes` migration is generated. Run them with diesel_migrations:
 //!
 //! ```
 //! use diesel::prelude::*;
@@ -58,10 +59,18 @@ pub mod schema {
         }
     }
 
-    diesel::allow_tables_to_appear_in_same_query!(posts, follows);
+    diesel::table! {
+        authors (id) {
+            id -> BigInt,
+            name -> Text,
+        }
+    }
+
+    diesel::joinable!(posts -> authors (author_id));
+    diesel::allow_tables_to_appear_in_same_query!(posts, follows, authors);
 }
 
-use schema::{memberships, posts};
+use schema::{authors, memberships, posts};
 
 /// The newest posts first, and the newest posts of some authors first (a feed:
 /// [`Paginate::among`](keyset_runtime::Paginate::among)). `prefix(author_id)` declares the
@@ -127,4 +136,25 @@ pub struct Membership {
     #[sort(asc)]
     #[tiebreaker]
     pub user_id: i32,
+}
+
+/// Posts by their author's name, each author's posts together, newest first: an order led by
+/// the joined table's keys, ending with its primary key. The migration writer writes an index on
+/// each table: `authors (name, id)`, unique, and the posts' `(author_id, created_at DESC, id
+/// DESC)`, which [`Post`]'s prefix already writes.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = posts)]
+#[keyset(prefix(author_id))]
+pub struct ByAuthor {
+    #[sort(asc)]
+    #[diesel(select_expression = authors::name)]
+    pub author_name: String,
+    #[sort(asc)]
+    #[diesel(select_expression = authors::id)]
+    pub author_key: i64,
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
 }
