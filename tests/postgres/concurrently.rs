@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use keyset_example_blog::POSTGRES_CONCURRENT_MIGRATIONS as MIGRATIONS;
-use keyset_example_blog::{ByRank, BySlug, Membership, Post, TopScore};
+use keyset_example_blog::{ByAuthor, ByRank, BySlug, Membership, Post, TopScore};
 use keyset_runtime::Keyset;
 
 #[derive(QueryableByName)]
@@ -32,16 +32,22 @@ fn keyset_indexes(conn: &mut crate::Conn) -> BTreeSet<String> {
 #[test]
 fn embedded_concurrently_built_indexes_run_revert_and_redo() {
     let (mut conn, _database) = crate::migrations_db::fresh_named("embedded_concurrently");
-    let models =
-        [Post::INDEXES, TopScore::INDEXES, ByRank::INDEXES, BySlug::INDEXES, Membership::INDEXES];
+    let models = [
+        Post::INDEXES,
+        TopScore::INDEXES,
+        ByRank::INDEXES,
+        BySlug::INDEXES,
+        Membership::INDEXES,
+        ByAuthor::INDEXES,
+    ];
     let expected: BTreeSet<String> =
         models.iter().flat_map(|indexes| indexes.iter().map(|i| i.name.to_owned())).collect();
 
     let applied = conn.run_pending_migrations(MIGRATIONS).unwrap();
     assert_eq!(
         applied.len(),
-        2 + expected.len(),
-        "the tables, the authors and follows, then one migration per index"
+        3 + expected.len(),
+        "the tables, the authors and follows, the authors' names, then one migration per index"
     );
     assert_eq!(keyset_indexes(&mut conn), expected);
 
