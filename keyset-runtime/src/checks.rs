@@ -22,9 +22,9 @@ pub trait IsPrimaryKey<P> {}
 impl<K> IsPrimaryKey<K> for K {}
 
 /// Compiles only when `K`, the last of the keys an order takes from the joined table `T`, is
-/// `T`'s primary key: then each joined row's rows are consecutive in the order, and a page walks
-/// `T`'s index and each joined row's rows by the model's own index. A key left out, where
-/// `#[keyset(reads_and_sorts)]` is written, gets no check.
+/// `T`'s primary key: then each joined row's rows are consecutive in the order, and a page can
+/// walk `T`'s index and each joined row's rows by the model's own index. The derive generates no
+/// such check for a struct that keeps its orders with `#[keyset(reads_and_sorts)]`.
 pub fn assert_joined_keys_end_in_primary_key<
     T: diesel::Table,
     K: EndsJoinedKeys<T, T::PrimaryKey>,
