@@ -109,6 +109,12 @@ impl SortKey<'_> {
         option_inner(self.ty)
     }
 
+    /// The joined table's module as written (`authors`, `schema::authors`), for a key of another
+    /// table; `None` for a column of the model's table.
+    pub fn joined_table(&self) -> Option<String> {
+        self.joined.as_ref().map(|path| quote::quote!(#path).to_string().replace(' ', ""))
+    }
+
     /// The column as SQL names it in the order's words: `created_at`, or `authors.name` for a
     /// column of another table.
     pub fn column_name(&self) -> String {
@@ -282,12 +288,11 @@ impl<'a> Model<'a> {
     /// the joined keys end with their table's primary key.
     pub fn joined_orders(&self) -> impl Iterator<Item = (&[SortKey<'a>], &[SortKey<'a>])> {
         let orders = std::iter::once(&self.keys[..]).chain(self.orders.iter().map(|o| &o.keys[..]));
-        let table =
-            |key: &SortKey| key.joined.as_ref().map(|path| quote::quote!(#path).to_string());
         let kept = self.reads_and_sorts.is_some();
         orders.filter(move |_| !kept).filter_map(move |keys| {
-            let lead = table(keys.first()?)?;
-            let run = keys.iter().take_while(|key| table(key).as_ref() == Some(&lead)).count();
+            let lead = keys.first()?.joined_table()?;
+            let run =
+                keys.iter().take_while(|key| key.joined_table().as_ref() == Some(&lead)).count();
             let (joined, own) = keys.split_at(run);
             own.iter().all(|key| key.joined.is_none()).then_some((joined, own))
         })

@@ -9,8 +9,6 @@
 //! reads every row the join matches past the cursor and sorts them. Such an order is kept only
 //! where the struct says so, `#[keyset(reads_and_sorts)]`.
 
-use quote::ToTokens;
-
 use super::Declared;
 use crate::ctxt::Ctxt;
 use crate::model::{Model, SortKey};
@@ -41,7 +39,7 @@ pub(super) fn check_joined(cx: &mut Ctxt, model: &Model) {
     let reads_own = |(keys, _): &&(&[SortKey], Declared)| keys.iter().any(|k| k.joined.is_none());
     if let (Some((keys, _)), true) = (joined.iter().find(reads_own), model.prefixes.is_empty()) {
         let Some(first) = keys.iter().find(|key| key.joined.is_some()) else { return };
-        let joined_table = table_words(first);
+        let joined_table = first.joined_table().unwrap_or_default();
         cx.error_spanned_by(
             &first.sort.tokens,
             format!(
@@ -61,9 +59,9 @@ pub(super) fn check_joined(cx: &mut Ctxt, model: &Model) {
 /// The joined keys lead the order and come from one table.
 fn check_lead(cx: &mut Ctxt, model: &Model, keys: &[SortKey], declared: Declared) {
     let lead = keys.iter().take_while(|key| key.joined.is_some()).count();
-    let lead_table = keys.first().map(table_words);
+    let lead_table = keys.first().and_then(SortKey::joined_table);
     for (i, key) in keys.iter().enumerate() {
-        if key.joined.is_none() || (i < lead && Some(table_words(key)) == lead_table) {
+        if key.joined.is_none() || (i < lead && key.joined_table() == lead_table) {
             continue;
         }
         let where_ = match declared {
@@ -92,18 +90,10 @@ fn check_lead(cx: &mut Ctxt, model: &Model, keys: &[SortKey], declared: Declared
                  its primary key, {OPT_IN}",
                 ident = key.ident,
                 column = key.column_name(),
-                joined = table_words(key),
+                joined = key.joined_table().unwrap_or_default(),
                 table = model.table_name(),
             ),
         );
         return;
     }
-}
-
-/// A joined key's table module as written: `authors`, `schema::authors`.
-fn table_words(key: &SortKey) -> String {
-    key.joined
-        .as_ref()
-        .map(|path| path.to_token_stream().to_string().replace(' ', ""))
-        .unwrap_or_default()
 }
