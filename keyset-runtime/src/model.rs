@@ -69,6 +69,12 @@ pub trait Keyset: Sized + 'static {
     /// union by them (see `sql/union.rs`).
     #[doc(hidden)]
     const SELECTED_NAMES: Option<&'static [&'static str]> = None;
+    /// How many leading keys of the order are a joined table's, ending with its primary key,
+    /// which the derive checks (`authors.name, authors.id` in `authors.name, authors.id,
+    /// posts.created_at, posts.id`): the rows are then grouped by the joined row, and a page may
+    /// walk the groups one at a time (see `SeekDialect::WALK_GROUPS`). 0 otherwise.
+    #[doc(hidden)]
+    const GROUP_KEYS: usize = 0;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
     /// the sort keys in order with their directions, one led by each `prefix(..)`, and a unique
     /// index for a `#[tiebreaker(unique)]` column. An order led by a joined table's keys gets a
@@ -163,6 +169,7 @@ impl<M: Keyset> SortOrder for M {
     const LEGACY_FINGERPRINT: Option<u32> = M::LEGACY_FINGERPRINT;
     const MAX_TOKEN_LEN: usize = M::MAX_TOKEN_LEN;
     const SELECTED_NAMES: Option<&'static [&'static str]> = M::SELECTED_NAMES;
+    const GROUP_KEYS: usize = M::GROUP_KEYS;
 
     fn cursor(row: &M) -> M::Cursor {
         row.cursor()

@@ -80,6 +80,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
     let key_lengths = key_lengths(keys);
     let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
     let selected_names = selected_names(model, keys);
+    let group_keys = group_keys(model, keys);
     let copy_fields = copy_fields(keys);
 
     let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, false);
@@ -122,6 +123,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
                 const INDEXES: &'static [#rt::IndexDdl] = &[#(#indexes),*];
                 #max_token_len
                 #selected_names
+                #group_keys
 
                 #[inline]
                 fn cursor(&self) -> #cursor {
@@ -364,6 +366,13 @@ pub(crate) fn selected_names(model: &Model, keys: &[&SortKey]) -> TokenStream {
         const SELECTED_NAMES: ::core::option::Option<&'static [&'static str]> =
             ::core::option::Option::Some(&[#(#names),*]);
     }
+}
+
+/// `const GROUP_KEYS: usize = 2;` for an order led by a joined row's keys (see
+/// `Model::group_keys`); nothing (the default, 0) otherwise.
+pub(crate) fn group_keys(model: &Model, keys: &[&SortKey]) -> Option<TokenStream> {
+    let depth = model.group_keys(keys);
+    (depth > 0).then(|| quote!(const GROUP_KEYS: usize = #depth;))
 }
 
 /// `Key<table::c1, Desc, V1, Key<table::c2, Asc, V2, End>>`.

@@ -239,6 +239,7 @@ fn default_order(model: &Model) -> TokenStream {
             const MAX_TOKEN_LEN: usize = #order::MAX_TOKEN_LEN;
             const SELECTED_NAMES: ::core::option::Option<&'static [&'static str]> =
                 #order::SELECTED_NAMES;
+            const GROUP_KEYS: usize = #order::GROUP_KEYS;
 
             #[inline]
             fn cursor(&self) -> #cursor {
@@ -314,6 +315,7 @@ fn direction(
     let copy_fields = copy_fields(keys);
     let key_lengths = key_lengths(keys);
     let selected_names = super::selected_names(model, keys);
+    let group_keys = super::group_keys(model, keys);
     let vis = model.vis;
     quote! {
         #vis enum #marker {}
@@ -329,6 +331,7 @@ fn direction(
             const MAX_TOKEN_LEN: usize = #max_token_len;
             const LABEL: &'static str = #label;
             #selected_names
+            #group_keys
 
             #[inline]
             fn cursor(__row: &#ident) -> #cursor {

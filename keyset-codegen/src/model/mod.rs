@@ -289,13 +289,20 @@ impl<'a> Model<'a> {
     pub fn joined_orders(&self) -> impl Iterator<Item = (&[SortKey<'a>], &[SortKey<'a>])> {
         let orders = std::iter::once(&self.keys[..]).chain(self.orders.iter().map(|o| &o.keys[..]));
         let kept = self.reads_and_sorts.is_some();
-        orders.filter(move |_| !kept).filter_map(move |keys| {
-            let lead = keys.first()?.joined_table()?;
-            let run =
-                keys.iter().take_while(|key| key.joined_table().as_ref() == Some(&lead)).count();
-            let (joined, own) = keys.split_at(run);
-            own.iter().all(|key| key.joined.is_none()).then_some((joined, own))
+        orders.filter(move |_| !kept).filter_map(|keys| {
+            let run = joined_run(&keys.iter().collect::<Vec<_>>())?;
+            Some(keys.split_at(run))
         })
+    }
+
+    /// How many of an order's `keys` are the joined keys that lead it, where it is one of
+    /// [`joined_orders`](Self::joined_orders); 0 for any other: what its `GROUP_KEYS` tells the
+    /// runtime, which may then page it a group (a joined row) at a time.
+    pub fn group_keys(&self, keys: &[&SortKey]) -> usize {
+        match self.reads_and_sorts {
+            Some(_) => 0,
+            None => joined_run(keys).unwrap_or(0),
+        }
     }
 
     /// The sort order `keys` in words, e.g. `posts: created_at DESC, id DESC`, or
@@ -316,6 +323,15 @@ impl<'a> Model<'a> {
         let keys: Vec<&SortKey> = self.keys.iter().collect();
         format!("{}({}: {})", self.ident, self.table_name(), key_words(&keys, false))
     }
+}
+
+/// How many of `keys` lead them from one joined table, where every later key is the model's
+/// own: the shape of a joined order. `None` for an order not led by a joined key, or with a
+/// joined key after its own (which the derive refuses, `valid/joined.rs`).
+fn joined_run(keys: &[&SortKey]) -> Option<usize> {
+    let lead = keys.first()?.joined_table()?;
+    let run = keys.iter().take_while(|key| key.joined_table().as_ref() == Some(&lead)).count();
+    keys[run..].iter().all(|key| key.joined.is_none()).then_some(run)
 }
 
 /// `created_at DESC, id DESC NULLS LAST`.

@@ -169,4 +169,22 @@ fn reads_and_sorts_keeps_an_order_no_index_serves() {
     );
     let expanded = crate::derive_keyset(quote!(#input)).to_string();
     assert!(!expanded.contains("assert_joined_keys_end_in_primary_key"), "{expanded}");
+    // Its pages never walk the groups: its joined keys need not end with a primary key.
+    assert!(!expanded.contains("GROUP_KEYS"), "{expanded}");
+}
+
+/// Each order led by joined keys tells the runtime how many (`GROUP_KEYS`), in both directions
+/// of a named order, so that its pages may walk a joined row at a time; the field order here,
+/// of the model's own keys, says nothing (the default, 0).
+#[test]
+fn an_order_led_by_joined_keys_says_how_many() {
+    let expanded = crate::derive_keyset(GROUPED()).to_string();
+    let said: Vec<&str> = expanded
+        .match_indices("const GROUP_KEYS")
+        .map(|(at, _)| {
+            let end = expanded[at..].find(';').unwrap();
+            expanded[at..at + end].trim_end()
+        })
+        .collect();
+    assert_eq!(said, ["const GROUP_KEYS : usize = 2usize", "const GROUP_KEYS : usize = 2usize"]);
 }

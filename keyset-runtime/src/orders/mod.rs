@@ -44,6 +44,10 @@ pub trait SortOrder: 'static {
     /// The names the model's selection outputs the order's keys under (see
     /// `Keyset::SELECTED_NAMES`).
     const SELECTED_NAMES: Option<&'static [&'static str]> = None;
+    /// How many leading keys are a joined table's, grouping the rows by the joined row: they
+    /// end with that table's primary key, checked by the derive (`Keyset::GROUP_KEYS`); 0 for
+    /// an order of the model's own keys, or one the derive leaves unchecked (`reads_and_sorts`).
+    const GROUP_KEYS: usize = 0;
 
     /// The cursor pointing at `row`.
     fn cursor(row: &Self::Row) -> Self::Cursor;
