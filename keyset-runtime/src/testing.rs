@@ -18,7 +18,9 @@ pub mod token {
 /// The SQL layer's parts: a seek's regions and tie levels, one side of a NULL boundary's ORDER
 /// BY, the union of tie levels, and the statement normaliser.
 pub mod sql {
-    pub use crate::sql::{Backward, Forward, OrderBy, Region, Seek, SeekDialect, SeekLevel, Union};
+    pub use crate::sql::{
+        Backward, Forward, GroupOrder, OrderBy, Region, Seek, SeekDialect, SeekLevel, Union,
+    };
 
     /// The branches of a union among `values` distinct values, padding included.
     pub fn union_branches(values: usize) -> usize {
@@ -34,6 +36,12 @@ pub mod sql {
         fn region(self, region: Region) -> Self;
         /// One tie level of the seek, from 1 (the leading key) to the number of keys.
         fn level(self, level: usize) -> SeekLevel<M, W>;
+        /// The rows of the cursor's group, equal to it on the first `depth` keys, and with
+        /// `rest` only those strictly past it on the others (see `machine/groups.rs`).
+        fn group(self, depth: usize, rest: bool) -> SeekLevel<M, W>;
+        /// The rows strictly past the cursor's group on its first `depth` keys: what finds the
+        /// next group, under [`group_order`]'s ORDER BY.
+        fn past_group(self, depth: usize) -> SeekLevel<M, W>;
     }
 
     impl<M: SortOrder, W: Walk> SeekParts<M, W> for Seek<M, W> {
@@ -43,6 +51,17 @@ pub mod sql {
         fn level(self, level: usize) -> SeekLevel<M, W> {
             Seek::start_level(self, level, false)
         }
+        fn group(self, depth: usize, rest: bool) -> SeekLevel<M, W> {
+            Seek::group(self, depth, rest.then_some(crate::sql::Stop::PAST))
+        }
+        fn past_group(self, depth: usize) -> SeekLevel<M, W> {
+            Seek::start(self, crate::sql::Stop { depth, inclusive: false }, Region::Whole)
+        }
+    }
+
+    /// The ORDER BY of an order's group keys alone: a group's key's statement's.
+    pub fn group_order<M: SortOrder, W>() -> GroupOrder<M, W> {
+        GroupOrder::new()
     }
 
     /// The predicate of a page at the row whose primary key is `id` (`Paginated::at_row_id`),

@@ -108,3 +108,53 @@ fn a_page_half_way_through_many_nulls_reads_its_own_rows() {
     assert!(read <= bound, "{read} entries read for {} rows", ids.len());
     assert!(read > ids.len() as i64, "{read} entries counted for {} rows", ids.len());
 }
+
+/// A page of the order grouped by the joined author (`PostByAuthorGroup`: `authors.name,
+/// authors.id, created_at DESC, id DESC`) walks one author at a time (`machine/groups.rs`): it
+/// reads its rows, and for each author it reaches, the authors' index entry and the first entry
+/// of that author's posts. From both ends and past cursors at three depths, both ways, over 2,000
+/// authors of 10 posts (`joins_plan::seeded`). One statement over every later author, as before
+/// the walk, read all their posts and sorted them: tens of thousands of entries at the start.
+#[test]
+fn a_page_grouped_by_the_joined_author_reads_its_rows_and_the_authors_it_reaches() {
+    use keyset_runtime::__testing::token;
+    use keyset_runtime::{Direction, PageRequest};
+    use keyset_tests::models::PostByAuthorGroup;
+    use keyset_tests::schema::authors;
+
+    let mut conn = crate::suite::joins_plan::seeded();
+    for index in PostByAuthorGroup::INDEXES {
+        diesel::sql_query(index.create(Backend::Mysql)).execute(&mut conn).unwrap();
+    }
+    crate::migrations_db::analyze_joins(&mut conn);
+    let query = || posts::table.inner_join(authors::table).select(PostByAuthorGroup::as_select());
+    let rows: Vec<PostByAuthorGroup> =
+        query().order(PostByAuthorGroup::order_by()).load(&mut conn).unwrap();
+    let authors: Vec<i64> =
+        posts::table.select(posts::author_id).distinct().load(&mut conn).unwrap();
+    assert_eq!(rows.len(), authors.len() * 10, "ten posts per author");
+    let token = |at: usize, direction| {
+        token::encode(PostByAuthorGroup::FINGERPRINT, direction, &rows[at].cursor()).unwrap()
+    };
+    let mut requests = vec![PageRequest::first(LIMIT), PageRequest::last(LIMIT)];
+    for at in [rows.len() / 10 + 3, rows.len() / 2, rows.len() * 9 / 10 + 7] {
+        requests.push(PageRequest::after(token(at, Direction::After), LIMIT));
+        requests.push(PageRequest::before(token(at, Direction::Before), LIMIT));
+    }
+    for request in requests {
+        let before = entries_read(&mut conn);
+        let page = query().paginate(&request).unwrap().load_page(&mut conn).unwrap();
+        let read = entries_read(&mut conn) - before;
+        assert_eq!(page.items.len(), LIMIT as usize, "{request:?}");
+        let mut reached: Vec<i64> = page.items.iter().map(|post| post.author_key).collect();
+        reached.dedup();
+        // The statements: the rest of the cursor's author, then per author reached (the
+        // probe row's too) its key's and its rows'. Each reads its rows and at most three
+        // entries more: the authors' index entry and a post's where it finds a key, the author
+        // by its key and the entry that ends the range where it reads posts.
+        let statements = 1 + 2 * (reached.len() as i64 + 1);
+        let bound = i64::from(LIMIT + 1) + 3 * statements;
+        assert!(read <= bound, "{request:?}: {read} entries for {} authors", reached.len());
+        assert!(read > i64::from(LIMIT), "{request:?}: {read} entries counted");
+    }
+}

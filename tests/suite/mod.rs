@@ -13,6 +13,7 @@ pub mod edges;
 pub mod feeds;
 pub mod hostile;
 pub mod joins;
+pub mod joins_grouped;
 pub mod joins_plan;
 pub mod jump;
 pub mod key_types;

@@ -8,7 +8,8 @@
 //! index (`sql/window.rs`; on MariaDB after a statement that reads where the window ends), and
 //! seeks once per value for what the window did not find. A page at a row's id in an order led by
 //! a nullable key plans both of the key's regions, the row's region being read only by the
-//! statements (`regions.rs`).
+//! statements (`regions.rs`). A page in an order grouped by a joined row may walk the groups one
+//! at a time (`groups.rs`).
 //!
 //! [`PageMachine`] hands out those statements one at a time as values ([`Statement`]: what to
 //! add to the query, and how many rows it may return), takes each one's rows, and decides
@@ -28,8 +29,10 @@
 //! can be read by both. Where sort keys are updated concurrently and a page must be exact, load
 //! it inside a transaction, which makes SQLite read one snapshot.
 
+mod groups;
 mod plan;
 mod regions;
+mod statement;
 
 use std::marker::PhantomData;
 
@@ -38,46 +41,12 @@ use crate::fetched::Fetched;
 use crate::orders::SortOrder;
 use crate::position::{row_regions, Position};
 use crate::request::RequestError;
-use crate::sql::{
-    KeyShape, OrderBy, Region, Seek, SeekDialect, SeekLevel, Stop, Walk, WindowEnd, Windowing,
-};
+use crate::sql::{KeyShape, OrderBy, Region, Seek, SeekDialect, Stop, Walk, WindowEnd, Windowing};
 use crate::token::CursorValue;
 
 pub(crate) use plan::Copies;
-use plan::Plan;
-
-/// One statement of a page walking `W`, as what it adds to the query: a driver builds
-/// `query.filter(..).order(..).limit(..)` from it and loads the rows. (Named in hidden bounds
-/// only.)
-#[doc(hidden)]
-pub enum Statement<M: SortOrder, W> {
-    /// The first rows (forward) or the last (backward): `ORDER BY .. LIMIT limit`.
-    Edge { order: OrderBy<M, W>, limit: i64 },
-    /// Page `n`: `ORDER BY .. LIMIT limit OFFSET offset`.
-    Number { order: OrderBy<M, W>, limit: i64, offset: i64 },
-    /// Rows past a cursor, in one predicate (or one region of a nullable leading key):
-    /// `WHERE seek ORDER BY .. LIMIT limit`.
-    Seek { seek: Seek<M, W>, order: OrderBy<M, W>, limit: i64 },
-    /// One tie level of the rows past a cursor.
-    Level { level: SeekLevel<M, W>, order: OrderBy<M, W>, limit: i64 },
-    /// A page among a set of values, first: the rows past the position (`seek`, none on the
-    /// first or last page) up to the `end` of a window of the order's index, filtered by the
-    /// set (see [`Window`](crate::sql::Window)).
-    Probe { seek: Option<Seek<M, W>>, end: WindowEnd<M, W>, order: OrderBy<M, W>, limit: i64 },
-    /// Before a [`Probe`](Statement::Probe), where the engine reads the window's end first
-    /// ([`Windowing::ReadFirst`]): the row `offset` rows on from the first past the position,
-    /// at most one.
-    Boundary { seek: Option<Seek<M, W>>, offset: i64, order: OrderBy<M, W> },
-    /// Every tie level of the rows past a cursor, innermost first, as one statement: each level
-    /// under its ORDER BY and limited to `limit`, their `UNION ALL` ordered by `order` over the
-    /// output columns `names` (see [`Union`](crate::sql::Union)).
-    Levels {
-        levels: Vec<(SeekLevel<M, W>, OrderBy<M, W>)>,
-        order: OrderBy<M, W>,
-        names: &'static [&'static str],
-        limit: i64,
-    },
-}
+use plan::{seek, tie_level, GroupStep, Plan};
+pub use statement::Statement;
 
 /// One page in the making, walking `W`: which statements it runs, and the rows they returned so
 /// far, in the walk's order. A row is an `Item`: the model, or a tuple led by it (a join's
@@ -95,6 +64,9 @@ pub(crate) struct PageMachine<M: SortOrder, W, Item> {
     /// After a feed's window came back short, the last row it found: the statements that
     /// follow go on past it.
     resume: Option<M::Cursor>,
+    /// In a walk of the groups of a joined row, the cursor of the group found last: the
+    /// statements that follow read its rows, then seek past it (`groups.rs`).
+    group: Option<M::Cursor>,
     /// How the backend finds the end of a feed's window, and where it was found.
     windowing: Windowing,
     reach: Reach<M::Cursor>,
@@ -148,8 +120,14 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         let plan = match position.seek() {
             _ if probe => Plan::Probe,
             Some(_) if other_region.is_some() && !copies.repeats => Plan::Whole,
-            Some((cursor, stop)) => replan(&Seek::new(cursor.clone()), copies, stop),
-            None => Plan::Whole,
+            Some((cursor, stop)) => {
+                // At a row's id the statements read the row's values, which a group's do not.
+                let grouped = other_region.is_none() && !matches!(position, Position::RowId(_));
+                let groups = grouped.then(|| groups::plan::<M, DB>(copies, Some(stop))).flatten();
+                groups.unwrap_or_else(|| replan(&Seek::new(cursor.clone()), copies, stop))
+            }
+            None if matches!(position, Position::Number(_)) => Plan::Whole,
+            None => groups::plan::<M, DB>(copies, None).unwrap_or(Plan::Whole),
         };
         let walk = PhantomData;
         let mut machine = PageMachine {
@@ -157,6 +135,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             other_region,
             skip_null_guard: false,
             resume: None,
+            group: None,
             windowing: DB::WINDOW,
             reach: Reach::Unread,
             model,
@@ -204,6 +183,9 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         // Levels, unions and regions are planned only for a page from a cursor.
         let (plan, statement) = match (self.plan, cursor) {
             (Plan::Done | Plan::Probed | Plan::Reaching | Plan::RegionsRead, _) => return None,
+            (Plan::Groups(step), cursor) => {
+                groups::statement(step, self.group.as_ref().or(cursor), stop, limit)?
+            }
             (Plan::BothRegions { names }, Some(cursor)) => {
                 let levels = self.both_regions(cursor)?;
                 let order = OrderBy::new();
@@ -302,6 +284,15 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             };
             return;
         }
+        if self.plan == Plan::Groups(GroupStep::Found) {
+            // The next group's key, or no group left.
+            self.group = rows.first().map(|row| M::cursor((self.model)(row)));
+            self.plan = match self.group {
+                Some(_) => Plan::Groups(GroupStep::Rows),
+                None => Plan::Done,
+            };
+            return;
+        }
         if self.plan == Plan::RegionsRead {
             self.region_read(rows.first());
             self.rows.extend(rows);
@@ -364,34 +355,3 @@ enum Reach<Cursor> {
 /// plain filter (a run at load 8); with this window, the window alone, 1.09 ms against 0.58
 /// (`docs/benchmarks.md`, 2026-12-04).
 const PROBE_WINDOW: i64 = 4;
-
-/// Tie level `level` of the seek past `cursor` (`inclusive`: a start's innermost level, which
-/// keeps the rows equal to the values; `row`: its values read from the row of the cursor's
-/// id), under the ORDER BY of the rows a level holds (a nullable leading key's values, where it
-/// has one).
-fn tie_level<M: SortOrder, W: Walk>(
-    cursor: &M::Cursor,
-    level: usize,
-    (inclusive, row): (bool, bool),
-) -> (SeekLevel<M, W>, OrderBy<M, W>) {
-    let seek = Seek::new(cursor.clone()).reading_row(row);
-    (seek.start_level(level, inclusive), OrderBy::new().on_one_side())
-}
-
-/// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,
-/// whose statement Diesel may cache by type, or a start's or one at a row's id (`row`, its
-/// values read from the row, a nullable leading key assumed NULL testing it unless
-/// `skip_guard`), rendered apart (`SeekLevel::start`).
-fn seek<M: SortOrder, W: Walk>(
-    cursor: &M::Cursor,
-    (stop, row, skip_guard): (Stop, bool, bool),
-    region: Region,
-    order: OrderBy<M, W>,
-    limit: i64,
-) -> Statement<M, W> {
-    let seek = Seek::new(cursor.clone()).reading_row(row).skipping_null_guard(skip_guard);
-    match stop {
-        Stop::PAST if !row => Statement::Seek { seek: seek.within(region), order, limit },
-        stop => Statement::Level { level: seek.start(stop, region), order, limit },
-    }
-}

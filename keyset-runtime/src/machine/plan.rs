@@ -1,8 +1,9 @@
 //! Which statements a page past a cursor runs, as the backend, the key list and the cursor's
-//! values decide: [`plan`].
+//! values decide ([`plan`]), and the statements of its tie levels and seeks.
 
+use super::statement::Statement;
 use crate::orders::SortOrder;
-use crate::sql::{KeyShape, Region, Seek, SeekDialect, Stop, Walk};
+use crate::sql::{KeyShape, OrderBy, Region, Seek, SeekDialect, SeekLevel, Stop, Walk};
 
 /// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
 /// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
@@ -49,6 +50,8 @@ pub(super) enum Plan {
     /// The union of both regions' first statements ran: its rows are awaited, which say the
     /// region that holds the row (see `PageMachine::fetched`).
     RegionsRead,
+    /// An order grouped by a joined row, a group at a time (`groups.rs`): the step next.
+    Groups(GroupStep),
     Done,
 }
 
@@ -59,6 +62,22 @@ pub(super) enum RegionStep {
     Cursor { more: bool },
     /// The region after the cursor's.
     Next,
+}
+
+/// The statement of a group walk a page runs next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum GroupStep {
+    /// The rest of the cursor's group: equal to it on the group's keys, past it on the rest as
+    /// the position says.
+    Rest,
+    /// The key of the next group: the first row past the cursor on the group's keys (as the
+    /// position says, where it starts at their values: `first`), or strictly past the group
+    /// read last.
+    Next { first: bool },
+    /// The next group's key is awaited (see `PageMachine::fetched`).
+    Found,
+    /// The rows of the group found.
+    Rows,
 }
 
 impl Plan {
@@ -127,5 +146,36 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
         Plan::Region(RegionStep::Cursor { more: true })
     } else {
         Plan::Whole
+    }
+}
+
+/// Tie level `level` of the seek past `cursor` (`inclusive`: a start's innermost level, which
+/// keeps the rows equal to the values; `row`: its values read from the row of the cursor's
+/// id), under the ORDER BY of the rows a level holds (a nullable leading key's values, where it
+/// has one).
+pub(super) fn tie_level<M: SortOrder, W: Walk>(
+    cursor: &M::Cursor,
+    level: usize,
+    (inclusive, row): (bool, bool),
+) -> (SeekLevel<M, W>, OrderBy<M, W>) {
+    let seek = Seek::new(cursor.clone()).reading_row(row);
+    (seek.start_level(level, inclusive), OrderBy::new().on_one_side())
+}
+
+/// The rows past `cursor` as `stop` says within `region`, in one statement: a cursor's seek,
+/// whose statement Diesel may cache by type, or a start's or one at a row's id (`row`, its
+/// values read from the row, a nullable leading key assumed NULL testing it unless
+/// `skip_guard`), rendered apart (`SeekLevel::start`).
+pub(super) fn seek<M: SortOrder, W: Walk>(
+    cursor: &M::Cursor,
+    (stop, row, skip_guard): (Stop, bool, bool),
+    region: Region,
+    order: OrderBy<M, W>,
+    limit: i64,
+) -> Statement<M, W> {
+    let seek = Seek::new(cursor.clone()).reading_row(row).skipping_null_guard(skip_guard);
+    match stop {
+        Stop::PAST if !row => Statement::Seek { seek: seek.within(region), order, limit },
+        stop => Statement::Level { level: seek.start(stop, region), order, limit },
     }
 }

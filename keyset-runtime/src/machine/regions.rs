@@ -23,6 +23,7 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
             other_region: None,
             skip_null_guard: false,
             resume: None,
+            group: None,
             windowing: self.windowing,
             reach: Reach::Unread,
             model: self.model,

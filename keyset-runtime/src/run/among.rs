@@ -138,7 +138,7 @@ where
                 };
                 let window = Window::new(seek, end, C::Table::default());
                 let query = FilterDsl::filter(query, member);
-                Ok(past::<_, _, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
+                Ok(past::<_, _, _, X, Conn>(query, window, order, limit).load_rows(conn))
             }
             // The row at which the window ends: the table's keys walked in the order's index,
             // as the window's subquery walks them elsewhere, and the query's row fetched by them,
@@ -159,6 +159,8 @@ where
             }
             // Planned only for a query that unites its tie levels, which a feed does not.
             Statement::Levels { .. } => Err(unplanned("a union of tie levels")),
+            // Planned only for an order led by a joined row's keys, which no feed's query joins.
+            Statement::GroupKey { .. } => Err(unplanned("a group's key")),
         }
     }
 }

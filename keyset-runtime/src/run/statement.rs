@@ -3,7 +3,7 @@
 
 use diesel::dsl::{Filter, Order};
 use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
-use diesel::QueryResult;
+use diesel::{Expression, QueryResult};
 
 use super::count::Counts;
 use super::exec::{Connects, Limit, Load};
@@ -12,10 +12,16 @@ use crate::machine::Statement;
 use crate::orders::SortOrder;
 use crate::paginate::Paginate;
 use crate::repeat::{branches, Repeat};
-use crate::sql::{Backward, Forward, Limited, Offset, OrderBy, Seek, SeekLevel, Union, Walk};
+use crate::sql::{
+    Backward, Forward, GroupOrder, Limited, Offset, OrderBy, Seek, SeekLevel, Union, Walk,
+};
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.
 pub(super) type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
+
+/// `query.filter(level).order(group_order)` with `LIMIT 1`: the key of the next group.
+type GroupKeyPast<Q, M, W, X, Conn> =
+    Limit<Order<Filter<Q, SeekLevel<M, W>>, GroupOrder<M, W>>, X, Conn>;
 
 /// A query on which every statement of a page in order `M`, walking `W`, can be built and its
 /// rows loaded on `Conn` by `X`, and its rows counted there. Implemented for every such query.
@@ -39,11 +45,13 @@ where
     X: Connects<Conn>,
     M: SortOrder,
     W: Walk,
-    Q: Paginate + Repeat + OrderDsl<OrderBy<M, W>> + Counts<'q, Conn, X>,
-    Q: FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
+    Q: Paginate + Repeat + OrderDsl<OrderBy<M, W>> + OrderDsl<GroupOrder<M, W>>,
+    Q: Counts<'q, Conn, X> + FilterDsl<Seek<M, W>> + FilterDsl<SeekLevel<M, W>>,
     Filter<Q, Seek<M, W>>: OrderDsl<OrderBy<M, W>>,
-    Filter<Q, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>>,
+    Filter<Q, SeekLevel<M, W>>: OrderDsl<OrderBy<M, W>> + OrderDsl<GroupOrder<M, W>>,
     Limit<Order<Q, OrderBy<M, W>>, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    Limit<Order<Q, GroupOrder<M, W>>, X, Conn>: Load<'q, Conn, Q::Item, X>,
+    GroupKeyPast<Q, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Limit<Order<Q, OrderBy<M, W>>, X, Conn, Offset>: Load<'q, Conn, Q::Item, X>,
     Past<Q, Seek<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Past<Q, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
@@ -67,15 +75,21 @@ where
                 Limit::<_, X, Conn, Offset>::with_offset(order, limit, offset).load_rows(conn)
             }
             Statement::Seek { seek, order, limit } => {
-                past::<_, _, _, _, X, Conn>(query, seek, order, limit).load_rows(conn)
+                past::<_, _, _, X, Conn>(query, seek, order, limit).load_rows(conn)
             }
             Statement::Level { level, order, limit } => {
-                past::<_, _, _, _, X, Conn>(query, level, order, limit).load_rows(conn)
+                past::<_, _, _, X, Conn>(query, level, order, limit).load_rows(conn)
+            }
+            Statement::GroupKey { level: None, order } => {
+                Limit::<_, X, Conn>::new(OrderDsl::order(query, order), 1).load_rows(conn)
+            }
+            Statement::GroupKey { level: Some(level), order } => {
+                past::<_, _, _, X, Conn>(query, level, order, 1).load_rows(conn)
             }
             Statement::Levels { levels, order, names, limit } => {
                 let branches = branches(query, levels)?.into_iter();
                 let branches = branches.map(|(query, (level, order))| {
-                    past::<_, _, _, _, X, Conn>(query, level, order, limit)
+                    past::<_, _, _, X, Conn>(query, level, order, limit)
                 });
                 Union::new(branches.collect(), order, names, limit).load_rows(conn)
             }
@@ -93,16 +107,17 @@ pub(super) fn unplanned(what: &str) -> Error {
     Error::Database(diesel::result::Error::QueryBuilderError(message.into()))
 }
 
-/// `query.filter(predicate).order(order)` with the page's `LIMIT`.
-pub(super) fn past<Q, P, M: SortOrder, W, X: Connects<Conn>, Conn>(
+/// `query.filter(predicate).order(order)` with the page's `LIMIT`: under the page's ORDER BY
+/// ([`Past`]), or a group's key's ([`GroupKeyPast`]).
+pub(super) fn past<Q, P, O: Expression, X: Connects<Conn>, Conn>(
     query: Q,
     predicate: P,
-    order: OrderBy<M, W>,
+    order: O,
     limit: i64,
-) -> Past<Q, P, M, W, X, Conn>
+) -> Limit<Order<Filter<Q, P>, O>, X, Conn>
 where
     Q: FilterDsl<P>,
-    Filter<Q, P>: OrderDsl<OrderBy<M, W>>,
+    Filter<Q, P>: OrderDsl<O>,
 {
     Limited::new(OrderDsl::order(FilterDsl::filter(query, predicate), order), limit)
 }

@@ -275,6 +275,26 @@ pub trait SortColumns<DB: Backend + SeekDialect>: KeyShape {
     fn walk_columns<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
     /// `c1`: the leading key's column (what a feed's window bounds, `window.rs`).
     fn walk_leading<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()>;
+    /// `c1 DESC, c2 ASC` over the first `depth` keys only: the ORDER BY of the statement that
+    /// finds a group's key (see `SortOrder::GROUP_KEYS`). Planned only for lists without a
+    /// nullable key, whose keys override it.
+    fn walk_order_prefix<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        depth: usize,
+    ) -> QueryResult<()> {
+        let _ = (out, backward, depth);
+        Err(ungrouped())
+    }
+}
+
+/// What rendering a group's statements reports for a key list the page machine never walks by
+/// groups (one with a nullable key): a bug, never the client's.
+pub(super) fn ungrouped() -> diesel::result::Error {
+    diesel::result::Error::QueryBuilderError(
+        "a group's statement was planned for an order with a nullable key".into(),
+    )
 }
 
 /// Renders the comparisons of a key list against the cursor's values, each value a bound
@@ -323,6 +343,20 @@ pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
         level: usize,
         range_inclusive: (bool, bool),
     ) -> QueryResult<()>;
+    /// `c1 = ? AND c2 = ?`, equal to the cursor on the first `depth` keys (a group's rows, see
+    /// `SortOrder::GROUP_KEYS`), and with `rest` past it on the keys that follow as that stop
+    /// says, in one predicate shaped as a seek is (the rest of the cursor's group). Planned
+    /// only for lists without a nullable key, whose keys override it.
+    fn walk_group<'b>(
+        &'b self,
+        out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        depth: usize,
+        rest: Option<Stop>,
+    ) -> QueryResult<()> {
+        let _ = (out, backward, depth, rest);
+        Err(ungrouped())
+    }
 }
 
 /// Every column of a key list can be used in a query whose FROM clause is `QS` (a table, or a

@@ -57,6 +57,10 @@ enum Part {
     /// NULL, each holding no row where it is wrong (see `RowKeys`), on a query that runs one
     /// statement only.
     Either { stop: Stop },
+    /// The rows of the cursor's group: equal to it on the first `depth` keys, a joined row's
+    /// (see `SortOrder::GROUP_KEYS`); with `rest`, only those past it on the keys that follow,
+    /// as that stop says.
+    Group { depth: usize, rest: Option<Stop> },
 }
 
 impl<M: SortOrder, W> SeekLevel<M, W> {
@@ -74,6 +78,17 @@ impl<M: SortOrder, W> SeekLevel<M, W> {
     /// cursor's seek is.
     pub(super) fn start(keys: M::Keys, stop: Stop, region: Region) -> Self {
         SeekLevel { keys, other: None, part: Part::Start { stop, region }, walk: PhantomData }
+    }
+
+    /// The rows equal to `keys`' values on the first `depth` keys, and with `rest` past them on
+    /// the rest as it says ([`Part::Group`]).
+    pub(super) fn group(keys: M::Keys, depth: usize, rest: Option<Stop>) -> Self {
+        assert!(
+            (1..<M::Keys as KeyShape>::LEN).contains(&depth),
+            "{} has no group of {depth} keys: a group's keys are followed by the model's own",
+            M::SORT_ORDER,
+        );
+        SeekLevel { keys, other: None, part: Part::Group { depth, rest }, walk: PhantomData }
     }
 
     /// The rows past `keys`' values or past `other`'s, as `stop` says, in one predicate
@@ -103,6 +118,12 @@ where
                     out.push_sql(" OR ");
                     walk_seek(other, out.reborrow(), (W::BACKWARD, Region::Whole), stop)?;
                 }
+                out.push_sql(")");
+                return Ok(());
+            }
+            Part::Group { depth, rest } => {
+                out.push_sql("(");
+                self.keys.walk_group(out.reborrow(), W::BACKWARD, depth, rest)?;
                 out.push_sql(")");
                 return Ok(());
             }

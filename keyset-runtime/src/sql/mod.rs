@@ -77,7 +77,7 @@ pub use member::{InRows, Member};
 pub use members::Members;
 pub(crate) use members::{padded, Merge};
 pub use nullable::{Nullable, NullsFirst, NullsLast, NullsPlacement};
-pub use order_by::OrderBy;
+pub use order_by::{GroupOrder, OrderBy};
 pub use row_keys::RowKeys;
 pub use seek::Seek;
 pub use union::Union;

@@ -111,3 +111,56 @@ impl<M: SortOrder, W> std::fmt::Debug for OrderBy<M, W> {
         f.debug_struct("OrderBy").field("sort_order", &M::SORT_ORDER).finish()
     }
 }
+
+/// The ORDER BY of an order's group keys alone, a joined row's (`authors.name, authors.id`, see
+/// `SortOrder::GROUP_KEYS`), as declared or reversed: under it, with `LIMIT 1`, the statement
+/// that finds the next group can walk the joined table's index and stop at its first row that
+/// the query keeps (`machine/groups.rs`). A type of its own, so that its statements, whose SQL
+/// is a function of their types as an [`OrderBy`]'s are, never share Diesel's cache entry
+/// with an `OrderBy`'s. (Named in hidden bounds only.)
+#[doc(hidden)]
+pub struct GroupOrder<M: SortOrder, W> {
+    columns: M::Columns,
+    walk: PhantomData<W>,
+}
+
+impl<M: SortOrder, W> GroupOrder<M, W> {
+    pub(crate) fn new() -> Self {
+        GroupOrder { columns: M::columns(), walk: PhantomData }
+    }
+}
+
+impl<DB, M, W> QueryFragment<DB> for GroupOrder<M, W>
+where
+    DB: Backend + SeekDialect,
+    M: SortOrder,
+    M::Columns: SortColumns<DB>,
+    W: Walk,
+{
+    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.columns.walk_order_prefix(out, W::BACKWARD, M::GROUP_KEYS)
+    }
+}
+
+// As `OrderBy`'s: the SQL is a function of the types for keys that are never NULL, the only ones
+// whose pages walk groups.
+impl<M: SortOrder + 'static, W: Walk> QueryId for GroupOrder<M, W> {
+    type QueryId = GroupOrder<M, W>;
+    const HAS_STATIC_QUERY_ID: bool = !<M::Columns as KeyShape>::NULLABLE;
+}
+
+impl<M: SortOrder, W> Expression for GroupOrder<M, W> {
+    type SqlType = NotSelectable;
+}
+
+impl<QS, M: SortOrder, W> AppearsOnTable<QS> for GroupOrder<M, W> where M::Columns: KeysAppearOn<QS> {}
+
+impl<M: SortOrder, W> ValidGrouping<()> for GroupOrder<M, W> {
+    type IsAggregate = is_aggregate::No;
+}
+
+impl<M: SortOrder, W> std::fmt::Debug for GroupOrder<M, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupOrder").field("sort_order", &M::SORT_ORDER).finish()
+    }
+}

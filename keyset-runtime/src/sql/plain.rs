@@ -13,6 +13,7 @@ use super::dialect::SeekDialect;
 use super::keys::{
     End, Key, KeyDirection, KeyShape, LeadingNulls, LevelKeys, Region, SeekKeys, SortColumns, Stop,
 };
+use super::predicate::walk_seek;
 use crate::token::CursorValue;
 
 impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
@@ -29,6 +30,14 @@ impl<DB: Backend + SeekDialect> SortColumns<DB> for End {
         Ok(())
     }
     fn walk_leading<'b>(&'b self, _: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        Ok(())
+    }
+    fn walk_order_prefix<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: usize,
+    ) -> QueryResult<()> {
         Ok(())
     }
 }
@@ -59,6 +68,21 @@ where
 
     fn walk_leading<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         self.column.walk_ast(out)
+    }
+
+    fn walk_order_prefix<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        depth: usize,
+    ) -> QueryResult<()> {
+        self.column.walk_ast(out.reborrow())?;
+        out.push_sql(if D::DESC != backward { " DESC" } else { " ASC" });
+        if depth > 1 && N::LEN > 0 {
+            out.push_sql(", ");
+            self.next.walk_order_prefix(out, backward, depth - 1)?;
+        }
+        Ok(())
     }
 }
 
@@ -166,6 +190,16 @@ impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
     ) -> QueryResult<()> {
         Ok(())
     }
+    // Never reached: `SeekLevel::group` checks that keys follow the group's.
+    fn walk_group<'b>(
+        &'b self,
+        _: AstPass<'_, 'b, DB>,
+        _: bool,
+        _: usize,
+        _: Option<Stop>,
+    ) -> QueryResult<()> {
+        Ok(())
+    }
 }
 
 impl<DB, C, D, V, N> LevelKeys<DB> for Key<C, D, V, N>
@@ -190,5 +224,25 @@ where
         self.compare_equal(out.reborrow(), range && level == 2)?;
         out.push_sql(" AND ");
         self.next.walk_level(out, backward, level - 1, (range, inclusive))
+    }
+
+    fn walk_group<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, DB>,
+        backward: bool,
+        depth: usize,
+        rest: Option<Stop>,
+    ) -> QueryResult<()> {
+        match (depth, rest) {
+            // The keys after the group's, as a seek of their own list.
+            (0, Some(stop)) => return walk_seek(self, out, (backward, Region::Whole), stop),
+            (0, None) => return Ok(()),
+            _ => self.compare(out.reborrow(), " = ")?,
+        }
+        if depth > 1 || rest.is_some() {
+            out.push_sql(" AND ");
+            self.next.walk_group(out, backward, depth - 1, rest)?;
+        }
+        Ok(())
     }
 }

@@ -82,6 +82,19 @@ impl<M: SortOrder, W: Walk> Seek<M, W> {
         SeekLevel::start(self.keys, stop, region)
     }
 
+    /// The rows of this cursor's group, equal to it on its first `depth` keys (a joined row's,
+    /// see `SortOrder::GROUP_KEYS`), and with `rest` only those past it on the rest as that
+    /// stop says (seen from the first key after the group's): `authors.name = ? AND authors.id
+    /// = ? AND (posts.created_at, posts.id) < (?, ?)`.
+    ///
+    /// # Panics
+    ///
+    /// When no key follows the first `depth`, or `depth` is 0: the page machine plans groups
+    /// of an order's joined keys only, which the model's own keys follow.
+    pub(crate) fn group(self, depth: usize, rest: Option<Stop>) -> SeekLevel<M, W> {
+        SeekLevel::group(self.keys, depth, rest)
+    }
+
     /// The rows at or past (or strictly past) this cursor's values or `other`'s, as `stop` says,
     /// in one predicate: a page at a row's id with a nullable leading key on a query that runs
     /// one statement (see [`SeekLevel::either`]).
