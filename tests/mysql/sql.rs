@@ -89,3 +89,54 @@ fn a_predicate_among_the_nulls_is_a_range_of_the_index() {
     assert!(!sql!(after(&value)).contains("< NULL"));
     assert!(!sql!(before(&draft)).contains("< NULL"));
 }
+
+/// A page of an order grouped by a joined row runs, one author at a time: the rest of the
+/// cursor's author (its keys equal, the posts' keys past the cursor), the next author's key
+/// under the ORDER BY of the authors' keys alone, and that author's posts, each statement as the
+/// page writes it, logged by Diesel's instrumentation (`machine/groups.rs`).
+#[test]
+fn a_grouped_page_walks_one_author_at_a_time() {
+    use diesel::connection::{Instrumentation, InstrumentationEvent};
+    use keyset_runtime::{PageRequest, Paginate};
+    use keyset_tests::models::PostByAuthorGroup;
+    use keyset_tests::schema::authors;
+    use std::sync::{Arc, Mutex};
+
+    let mut conn = crate::suite::db::seeded(40);
+    let query = || posts::table.inner_join(authors::table).select(PostByAuthorGroup::as_select());
+    // Eight posts per author: the page after the third post of author 1 holds the rest of
+    // author 1's and the first of author 2's.
+    let first = query().paginate(&PageRequest::first(3)).unwrap().load_page(&mut conn).unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&log);
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            let sql = query.to_string();
+            sink.lock().unwrap().push(sql.split(" -- binds: ").next().unwrap().to_owned());
+        }
+    });
+    let after = PageRequest::after(first.next_cursor.unwrap(), 6);
+    let page = query().paginate(&after).unwrap().load_page(&mut conn).unwrap();
+    conn.set_instrumentation(None::<Box<dyn Instrumentation>>);
+    let keys: Vec<i64> = page.items.iter().map(|post| post.author_key).collect();
+    assert_eq!(keys, [1, 1, 1, 1, 1, 2]);
+    let select = "SELECT `authors`.`name`, `authors`.`id`, `posts`.`created_at`, `posts`.`id` \
+                  FROM (`posts` INNER JOIN `authors` ON (`posts`.`author_id` = `authors`.`id`)) WHERE ";
+    let order = " ORDER BY `authors`.`name` ASC, `authors`.`id` ASC, `posts`.`created_at` DESC, \
+                 `posts`.`id` DESC LIMIT ?";
+    let author = "`authors`.`name` = ? AND `authors`.`id` = ?";
+    assert_eq!(
+        *log.lock().unwrap(),
+        [
+            format!(
+                "{select}({author} AND ((`posts`.`created_at` < ? OR (`posts`.`created_at` = ? \
+                 AND `posts`.`id` < ?)))){order}"
+            ),
+            format!(
+                "{select}((`authors`.`name` > ? OR (`authors`.`name` = ? AND `authors`.`id` > ?))) \
+                 ORDER BY `authors`.`name` ASC, `authors`.`id` ASC LIMIT ?"
+            ),
+            format!("{select}({author}){order}"),
+        ]
+    );
+}
