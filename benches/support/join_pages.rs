@@ -57,8 +57,8 @@ macro_rules! order_pages {
             }
 
             /// The statement of the page after `cursor`, as one predicate (on SQLite a page
-            /// runs it one tie level at a time; the test suite's `joins_plan.rs` explains
-            /// each), for its plan.
+            /// runs it one tie level at a time, and on MariaDB the grouped order's one author
+            /// at a time; the test suite's `joins_plan.rs` explains each), for its plan.
             pub fn query(cursor: &<$model as Keyset>::Cursor) -> impl QueryFragment<$db> {
                 join().filter(<$model>::after(cursor)).order(<$model>::order_by()).limit(FETCH)
             }
