@@ -1,15 +1,26 @@
 //! A feed's statement as SQLite plans it (`EXPLAIN QUERY PLAN`), for `suite/feeds/plan.rs`:
-//! each read of `posts` (`SEARCH posts USING COVERING INDEX i (author_id=? AND created_at<?)`;
-//! the fetch of the page's rows by their tiebreaker, `SEARCH posts USING INDEX pk (id=?)`),
-//! whether its select sorts (`USE TEMP B-TREE FOR ORDER BY` beside it, under the same parent
-//! step), and the other sorts (the merge's). SQLite counts no rows: `rows` and `loops` are `None`.
+//! each read of `posts` (`SEARCH posts USING INDEX i (author_id=? AND created_at<?)`; a fetch
+//! of rows by their tiebreaker, `SEARCH posts USING INDEX pk (id=?)`), whether its select sorts
+//! (`USE TEMP B-TREE FOR ORDER BY` beside it, under the same parent step), and the other sorts.
+//! SQLite counts no rows: `rows` and `loops` are `None`.
+//!
+//! A read of the feed's index by `author_id=?` with a sort beside it is SQLite's loop over the
+//! `IN (..)` list: the index yields each value's rows in the page's order, and under the page's
+//! LIMIT the loop moves to the next value at the first row that cannot enter the page, so the
+//! sort holds the page alone and is not reported as sorting the read (`sqlite/feed_reads.rs`
+//! counts the rows that loop reads; the plan cannot show it).
+//!
+//! A statement of one tie level past the cursor (`created_at = ? AND id < ?`, SQLite's pages
+//! seek one tie level at a time) may read the order's own index by that equality instead,
+//! where SQLite's statistics say a tie group holds fewer rows than a seek per value reads:
+//! it reads the cursor's tie group, the one tie level any page may read.
 
 use diesel::query_builder::AstPass;
 use diesel::sql_types::{Integer, Text};
 use diesel::sqlite::Sqlite;
 use diesel::{QueryResult, RunQueryDsl};
 
-use crate::suite::feeds::plan::{FeedPlan, Read};
+use crate::suite::feeds::plan::{FeedPlan, Read, FEED_INDEX};
 use crate::suite::feeds::recorded::{Again, Recorded};
 use crate::Conn;
 
@@ -51,8 +62,10 @@ pub fn plan(conn: &mut Conn, recorded: &Recorded) -> FeedPlan {
         };
         let prefix = how.contains("(author_id=?");
         let by_key = how.ends_with("(id=?)") || how.ends_with("(rowid=?)");
-        let sorted = sorts_beside(*parent);
-        reads.push(Read { index, prefix, by_key, rows: None, loops: None, sorted });
+        let sorted = sorts_beside(*parent) && !(index == FEED_INDEX && prefix);
+        // A tie level's read of the order's index: `(created_at=? AND id>?)`.
+        let tie_group = !prefix && how.contains("=? AND ");
+        reads.push(Read { index, prefix, by_key, rows: None, loops: None, sorted, tie_group });
     }
     let read_parents: Vec<i32> = steps
         .iter()

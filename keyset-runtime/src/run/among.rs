@@ -28,8 +28,8 @@ use crate::paginate::Paginate;
 use crate::position::Position;
 use crate::repeat::{branches, Repeat};
 use crate::sql::{
-    padded, KeyColumns, KeyShape, Member, Members, Merge, Offset, OrderBy, Seek, SeekDialect,
-    SeekLevel, Walk, Window, WindowEnd, WindowRow, Windowing,
+    padded, KeyColumns, KeyShape, Member, Members, Merge, Offset, OrderBy, PerValue, Seek,
+    SeekDialect, SeekLevel, Walk, Window, WindowEnd, WindowRow, Windowing,
 };
 use crate::token::CursorValue;
 
@@ -166,10 +166,11 @@ where
 }
 
 /// The statement `build` makes of the query (filtered to the set) and an ORDER BY, with the
-/// page's LIMIT, among the set's values: one branch per distinct value in a union, or one `LATERAL`
-/// over them, merged under `order` and `limit` (`sql/members.rs`); the plain `IN (..)` filter
-/// for a query that cannot run either (boxed, or selecting more than the model), and for an
-/// empty set.
+/// page's LIMIT, among the set's values, as the backend seeks once per value
+/// ([`PerValue`]): one branch per distinct value in a union, or one `LATERAL` over them, merged
+/// under `order` and `limit` (`sql/members.rs`), or SQLite's loop over the `IN (..)` list; the
+/// plain `IN (..)` filter for a query that cannot run a union or `LATERAL` (boxed, or selecting
+/// more than the model), and for an empty set.
 fn merged<'q, 'a, Q, C, V, M, T, W, X, Conn>(
     among: Among<Q, C, V>,
     order: OrderBy<M, W>,
@@ -191,18 +192,26 @@ where
     Keyed<T, M, W, C, V, Q, X, Conn>: Load<'q, Conn, Q::Item, X>,
 {
     let Among { query, column, values, .. } = among;
+    let per_value = <X::Backend as SeekDialect>::PER_VALUE;
     let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
+    // SQLite's loop over the list seeks once per value itself; a union or `LATERAL` needs a
+    // query it can copy and whose rows it can fetch by their keys.
+    let united = Q::REPEATS && Q::MODEL_ALONE && !values.is_empty();
     let names = match names {
-        Some(names) if Q::REPEATS && Q::MODEL_ALONE && !values.is_empty() => names,
+        Some(names) if united && per_value != PerValue::InLoop => names,
         _ => {
-            let query = FilterDsl::filter(query, Member::any(column, values));
+            let member = match per_value {
+                PerValue::InLoop => Member::any_rare(column, values),
+                PerValue::Union | PerValue::Lateral => Member::any(column, values),
+            };
+            let query = FilterDsl::filter(query, member);
             return Ok(Limit::<_, X, Conn>::new(build(query, order), limit).load_rows(conn));
         }
     };
     // A copy of the query loads the rows whose keys the seeks found; `IN` matches no NULL, so
     // with a nullable key the seeks return the rows themselves.
     let outer = if <M::Keys as KeyShape>::NULLABLE { None } else { query.again() };
-    if <X::Backend as SeekDialect>::LATERAL {
+    if per_value == PerValue::Lateral {
         let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
         let branch = Limit::<_, X, Conn>::new(branch, limit);
         let members = Members::lateral(outer, branch, values, order, names, limit);

@@ -1,7 +1,8 @@
-//! [`Member`]: the filter that keeps a page among a set of values of one column, in the three
-//! forms a page among them runs (see `members.rs`): equal to one value (a branch of the
-//! per-value union), equal to the value a `LATERAL` join gives (PostgreSQL), or in the whole
-//! list (`IN (..)`, where no per-value form applies).
+//! [`Member`]: the filter that keeps a page among a set of values of one column, in the forms a
+//! page among them runs (see `members.rs`): equal to one value (a branch of the per-value
+//! union), equal to the value a `LATERAL` join gives (PostgreSQL), or in the whole list
+//! (`IN (..)`: SQLite's loop over the values, a feed's window, and where no per-value form
+//! applies).
 
 use diesel::backend::Backend;
 use diesel::expression::{is_aggregate, AppearsOnTable, ValidGrouping};
@@ -32,10 +33,22 @@ enum Of<V> {
     Value(V),
     /// The value of the set a `LATERAL` join gives.
     Lateral,
-    /// Every value (`1 = 0` for none); `unindexed`: written `COALESCE(column) IN (..)`, a
-    /// filter of the window's walk that the range optimizer leaves alone
-    /// ([`Windowing::ReadFirst`](super::Windowing)).
-    Any { values: Vec<V>, unindexed: bool },
+    /// Every value (`1 = 0` for none), written as [`List`] says.
+    Any { values: Vec<V>, list: List },
+}
+
+/// How a [`Member`] of the whole list is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum List {
+    /// `column IN (..)`.
+    Plain,
+    /// `COALESCE(column) IN (..)`, a filter of the window's walk that the range optimizer
+    /// leaves alone ([`Windowing::ReadFirst`](super::Windowing)).
+    Unindexed,
+    /// `likelihood(column IN (..), 0.000001)`: the seeks of SQLite's loop over the values,
+    /// which its planner takes only when told the set's rows are rare
+    /// ([`PerValue::InLoop`](super::PerValue)).
+    Rare,
 }
 
 impl<C, V> Member<C, V> {
@@ -57,7 +70,7 @@ impl<C, V> Member<C, V> {
     where
         V: Clone,
     {
-        Self::any_of(column, values, false)
+        Self::any_of(column, values, List::Plain)
     }
 
     /// [`any`](Self::any) as a filter of a feed's window on an engine that reads its end first:
@@ -67,17 +80,26 @@ impl<C, V> Member<C, V> {
     where
         V: Clone,
     {
-        Self::any_of(column, values, true)
+        Self::any_of(column, values, List::Unindexed)
     }
 
-    fn any_of(column: C, mut values: Vec<V>, unindexed: bool) -> Self
+    /// [`any`](Self::any) as SQLite's seeks once per value: `likelihood(column IN (..),
+    /// 0.000001)`, the same rows ([`PerValue::InLoop`](super::PerValue)).
+    pub(crate) fn any_rare(column: C, values: Vec<V>) -> Self
+    where
+        V: Clone,
+    {
+        Self::any_of(column, values, List::Rare)
+    }
+
+    fn any_of(column: C, mut values: Vec<V>, list: List) -> Self
     where
         V: Clone,
     {
         if let Some(last) = values.last().cloned() {
             values.resize(super::padded(values.len()), last);
         }
-        Member { column, of: Of::Any { values, unindexed } }
+        Member { column, of: Of::Any { values, list } }
     }
 }
 
@@ -106,17 +128,21 @@ where
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         match &self.of {
             Of::Any { values, .. } if values.is_empty() => out.push_sql("1 = 0"),
-            Of::Any { values, unindexed } => {
-                out.push_sql(if *unindexed { "COALESCE(" } else { "" });
+            Of::Any { values, list } => {
+                out.push_sql(match list {
+                    List::Plain => "",
+                    List::Unindexed => "COALESCE(",
+                    List::Rare => "likelihood(",
+                });
                 self.column.walk_ast(out.reborrow())?;
-                out.push_sql(if *unindexed { ") IN (" } else { " IN (" });
+                out.push_sql(if *list == List::Unindexed { ") IN (" } else { " IN (" });
                 for (index, value) in values.iter().enumerate() {
                     if index > 0 {
                         out.push_sql(", ");
                     }
                     push_value::<DB, C::SqlType, V>(out.reborrow(), value)?;
                 }
-                out.push_sql(")");
+                out.push_sql(if *list == List::Rare { "), 0.000001)" } else { ")" });
             }
             Of::Value(value) => {
                 self.column.walk_ast(out.reborrow())?;

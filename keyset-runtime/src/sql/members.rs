@@ -12,22 +12,30 @@
 //! - **PostgreSQL**: the values as one array, `LATERAL`-joined to the page's query with
 //!   `author_id = "__keyset_set"."__keyset_v"`: one statement text for every set, prepared and
 //!   planned once (`DISTINCT` keeps a repeated value from repeating its rows);
-//! - **SQLite and MariaDB**, which have no `LATERAL` (nor arrays): the union of one branch per
-//!   distinct value, `(.. WHERE author_id = ? AND <seek> ORDER BY .. LIMIT n)`, each selecting
-//!   the keys alone ([`KeyColumns`](super::KeyColumns)), and the page's rows fetched by the
-//!   tiebreakers the union's first `n` found. The branches are padded ([`padded`]) by branches
-//!   that read nothing (`LIMIT 0`), so that a listing has a few statement texts (four per power
-//!   of two, 39 up to 2,048 values) rather than one per set size, each a prepared statement of
-//!   the connection; padding by a repeated value's seek made 10 values cost 16 seeks. The merge is
-//!   [`Merge::All`] where distinct values cannot share a row (integers), else [`Merge::Distinct`]
-//!   (`UNION`), which drops the rows of values the column's collation holds equal, as `IN (..)`
-//!   would. SQLite allows 500 terms in one compound SELECT: a larger set is a compound of
-//!   compounds of at most [`SQLITE_TERMS`] branches each. With a nullable key the branches select
-//!   whole rows, which are the page's (as on PostgreSQL).
+//! - **SQLite**: the plain `IN (..)` list, which SQLite runs as a loop over the values, each a
+//!   seek of the index led by the column that yields the value's rows in the order, moving to
+//!   the next value at the first row that cannot enter the page; its planner takes that plan
+//!   when told that the set's rows are rare (`likelihood(..)`,
+//!   [`PerValue::InLoop`](super::PerValue));
+//! - **MariaDB**, which has neither `LATERAL` (nor arrays) nor such a loop: the union of one
+//!   branch per distinct value, `(.. WHERE author_id = ? AND <seek> ORDER BY .. LIMIT n)`, each
+//!   selecting the keys alone ([`KeyColumns`](super::KeyColumns)), and the page's rows fetched by
+//!   the tiebreakers the union's first `n` found. The branches are padded ([`padded`]) by
+//!   branches that read nothing (`LIMIT 0`), so that a listing has a few statement texts (four
+//!   per power of two, 39 up to 2,048 values) rather than one per set size, each a prepared
+//!   statement of the connection; padding by a repeated value's seek made 10 values cost 16
+//!   seeks. The merge is [`Merge::All`] where distinct values cannot share a row (integers),
+//!   else [`Merge::Distinct`] (`UNION`), which drops the rows of values the column's collation
+//!   holds equal, as `IN (..)` would. With a nullable key the branches select whole rows,
+//!   which are the page's (as on PostgreSQL).
 //!
 //! The union is ordered by the keys' output columns, as `sql/union.rs` explains, so it is built
 //! only for a query that selects the model alone; other queries page among the set with
 //! `IN (..)`.
+
+// SQLite builds no such statement (its `IN (..)` loop seeks per value): built for SQLite alone,
+// the union's and `LATERAL`'s rendering is unused.
+#![cfg_attr(not(any(feature = "postgres_backend", feature = "mysql_backend")), allow(dead_code))]
 
 use std::marker::PhantomData;
 
@@ -45,13 +53,9 @@ use super::order_by::OrderBy;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 
-/// The most branches of one compound SELECT on SQLite (`SQLITE_MAX_COMPOUND_SELECT` is 500).
-#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
-pub(crate) const SQLITE_TERMS: usize = 500;
-
 /// How a union merges its branches' rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+#[cfg_attr(not(feature = "mysql_backend"), allow(dead_code))]
 pub(crate) enum Merge {
     /// `UNION ALL`: the branches find distinct rows (one seek per distinct integer, ..).
     All,
@@ -62,7 +66,7 @@ pub(crate) enum Merge {
 
 impl Merge {
     /// The operator between two branches.
-    #[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+    #[cfg_attr(not(feature = "mysql_backend"), allow(dead_code))]
     fn operator(self) -> &'static str {
         match self {
             Merge::All => " UNION ALL ",
@@ -77,7 +81,7 @@ impl Merge {
 #[doc(hidden)]
 pub struct Members<S, M: SortOrder, W, C, V, R> {
     branches: Vec<S>,
-    #[cfg_attr(not(any(feature = "sqlite", feature = "mysql_backend")), allow(dead_code))]
+    #[cfg_attr(not(feature = "mysql_backend"), allow(dead_code))]
     merge: Merge,
     /// The query itself, whose rows the page fetches by the keys the seeks found.
     outer: Option<R>,
@@ -135,9 +139,9 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
     /// `SELECT "__keyset_row".* FROM (outer) AS "__keyset_row" WHERE "__keyset_row"."id" IN
     /// (SELECT "id" FROM (<union>) AS "__keyset_page") ORDER BY .. LIMIT n`: the rows of the
     /// query whose tiebreaker (unique, and not NULL: the keys are not nullable) the keys-only
-    /// `union` found. Only the tiebreaker is matched: SQLite seeks the rowid for it, where a row
-    /// value `IN` took 12.8 ms against 1.0 (100 values, measured by hand).
-    #[cfg(any(feature = "sqlite", feature = "mysql_backend"))]
+    /// `union` found. Only the tiebreaker is matched: SQLite sought the rowid for it, where a row
+    /// value `IN` took 12.8 ms against 1.0 (100 values, measured by hand, when SQLite ran unions).
+    #[cfg(feature = "mysql_backend")]
     fn walk_keyed<'b, DB>(
         &'b self,
         mut out: AstPass<'_, 'b, DB>,
@@ -218,50 +222,17 @@ impl<S, M: SortOrder, W, C, V, R> QueryId for Members<S, M, W, C, V, R> {
 
 impl<S, M: SortOrder, W, C, V, R, Conn> RunQueryDsl<Conn> for Members<S, M, W, C, V, R> {}
 
-/// SQLite: `SELECT * FROM (branch) UNION [ALL] SELECT * FROM (branch) .. ORDER BY .. LIMIT ?`, a
-/// branch being a subquery since a compound's terms take no ORDER BY or LIMIT of their own; over
-/// [`SQLITE_TERMS`] branches, a compound of such compounds.
+/// SQLite seeks once per value by its own loop over an `IN (..)` list
+/// ([`PerValue::InLoop`](super::PerValue)), so no page among a set builds this statement there;
+/// the drivers' bounds name every statement shape for every backend, hence this impl, which
+/// fails as Diesel's query builder does (a fault of the server, never the client's).
 #[cfg(feature = "sqlite")]
-impl<S, M, W, C, V, R> QueryFragment<diesel::sqlite::Sqlite> for Members<S, M, W, C, V, R>
-where
-    S: QueryFragment<diesel::sqlite::Sqlite>,
-    R: QueryFragment<diesel::sqlite::Sqlite>,
-    M: SortOrder,
-    M::Columns: SortColumns<diesel::sqlite::Sqlite>,
-    W: Walk,
+impl<S, M: SortOrder, W, C, V, R> QueryFragment<diesel::sqlite::Sqlite>
+    for Members<S, M, W, C, V, R>
 {
-    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, diesel::sqlite::Sqlite>) -> QueryResult<()> {
-        let compound = |mut out: AstPass<'_, 'b, _>, branches: &'b [S]| -> QueryResult<()> {
-            for (index, branch) in branches.iter().enumerate() {
-                if index > 0 {
-                    out.push_sql(self.merge.operator());
-                }
-                out.push_sql("SELECT * FROM (");
-                branch.walk_ast(out.reborrow())?;
-                out.push_sql(")");
-            }
-            Ok(())
-        };
-        let union = |mut out: AstPass<'_, 'b, _>| -> QueryResult<()> {
-            if self.branches.len() <= SQLITE_TERMS {
-                compound(out.reborrow(), &self.branches)?;
-            } else {
-                for (index, chunk) in self.branches.chunks(SQLITE_TERMS).enumerate() {
-                    if index > 0 {
-                        out.push_sql(self.merge.operator());
-                    }
-                    out.push_sql("SELECT * FROM (");
-                    compound(out.reborrow(), chunk)?;
-                    self.walk_tail(out.reborrow())?;
-                    out.push_sql(")");
-                }
-            }
-            self.walk_tail(out)
-        };
-        match &self.outer {
-            Some(outer) => self.walk_keyed(out, outer, union),
-            None => union(out),
-        }
+    fn walk_ast<'b>(&'b self, _: AstPass<'_, 'b, diesel::sqlite::Sqlite>) -> QueryResult<()> {
+        let unbuilt = "keyset builds no union among a set on SQLite: its `IN (..)` seeks per value";
+        Err(diesel::result::Error::QueryBuilderError(unbuilt.into()))
     }
 }
 

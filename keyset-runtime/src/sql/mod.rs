@@ -68,7 +68,7 @@ mod union;
 mod walk;
 mod window;
 
-pub use dialect::{SeekDialect, Windowing};
+pub use dialect::{PerValue, SeekDialect, Windowing};
 pub use key_columns::KeyColumns;
 pub use keys::{Asc, CursorKeys, Desc, End, Key, KeyDirection, KeyShape, Region, Stop};
 pub use level::SeekLevel;

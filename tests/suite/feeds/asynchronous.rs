@@ -58,8 +58,7 @@ fn same_statements(both: &mut Both, run: impl FnOnce(&mut Both)) {
     assert_eq!(async_log.len(), sync_log.len(), "as many statements on both paths");
 }
 
-/// Walks of `Newest` among sets of every kind (600 values among them, which SQLite runs as a
-/// compound of compounds), of `RankDue` (two nullable keys: a page at the NULL boundary runs one
+/// Walks of `Newest` among sets of every kind (600 values among them), of `RankDue` (two nullable keys: a page at the NULL boundary runs one
 /// statement per side) and of a named order reversed: page for page alike on both paths, and
 /// exactly the rows among the set.
 #[test]

@@ -6,8 +6,11 @@
 //!
 //! The claim, [`bounded`]: a page seeks the index `(author_id, created_at DESC, id DESC)` once per
 //! value, by an equality on `author_id`, reads at most `limit + 1` of a parent's rows there (no
-//! more on PostgreSQL and MariaDB, where the engine counts them; on SQLite, no sort before the
-//! branch's limit), and sorts at most `|set| × (limit + 1)` rows to merge them. The data makes
+//! more on PostgreSQL and MariaDB, where the engine counts them; SQLite counts nothing, and its
+//! loop over the `IN (..)` list is bounded by a stop its plan does not show, counted instead by
+//! `sqlite/feed_reads.rs`), and sorts at most `|set| × (limit + 1)` rows to merge them; a
+//! statement of one tie level may instead read the cursor's tie group in the order's own index
+//! (SQLite, where its statistics say that group is the smaller read). The data makes
 //! anything else expensive: the set's authors posted only long ago, the others all along, so a
 //! walk of the order's own index `(created_at DESC, id DESC)` reads the others' recent posts
 //! first and theirs among the old ones, and each has a hundred posts, so a sort of all their rows
@@ -15,7 +18,6 @@
 //! ([`the_naive_listing_fails_the_same_check`]).
 
 use diesel::prelude::*;
-use keyset_runtime::__testing::sql::union_branches;
 use keyset_runtime::migration::Backend;
 use keyset_runtime::{Keyset, Page, PageRequest, Paginate};
 use keyset_tests::models::Newest;
@@ -57,6 +59,10 @@ pub(crate) struct Read {
     /// Whether what it read is sorted before the limit that bounds it: then it reads every row
     /// of its seek, not a page of them.
     pub(crate) sorted: bool,
+    /// Whether it reads one tie group of the order's own index, by an equality on its leading
+    /// key: a statement of one tie level, the set filtering what it reads (SQLite, where its
+    /// statistics say the group is smaller than the seeks per value).
+    pub(crate) tie_group: bool,
 }
 
 /// What a plan reads and sorts.
@@ -87,7 +93,7 @@ pub(crate) fn bounded(plan: &FeedPlan, values: usize, limit: u32) -> Result<(), 
         let lookups = read.rows.is_none_or(|rows| read.loops.unwrap_or(1.0) * rows <= per_seek);
         read.index != FEED_INDEX && read.by_key && lookups
     };
-    for read in plan.reads.iter().filter(|read| !fetched(read)) {
+    for read in plan.reads.iter().filter(|read| !fetched(read) && !read.tie_group) {
         if let Some(rows) = read.rows.filter(|rows| *rows > per_seek) {
             reasons.push(format!("a read of {rows} rows, more than limit + 1: {read:?}"));
         }
@@ -215,11 +221,11 @@ fn unbounded_pages(at: &[At]) -> Vec<String> {
                     unbounded.push(format!("{reason}: {what}"));
                 }
                 // One seek per distinct value: `LATERAL` over the values' `DISTINCT` on
-                // PostgreSQL, a branch per distinct value elsewhere, whose padding to a power of
-                // two reads nothing (`LIMIT 0`: MariaDB counts no read of it). SQLite's plan is
-                // static: it lists the padding's branches too.
+                // PostgreSQL, a branch per distinct value on MariaDB, whose padding reads nothing
+                // (`LIMIT 0`: MariaDB counts no read of it); SQLite's plan shows its loop over
+                // the list as one read, and none where it reads the tie group instead.
                 let expected = match backend() {
-                    Backend::Sqlite => union_branches(distinct(&authors)),
+                    Backend::Sqlite => usize::from(!plan.reads.iter().any(|read| read.tie_group)),
                     _ => distinct(&authors),
                 };
                 assert_eq!(seeks(&plan), expected as f64, "{what}");
@@ -264,11 +270,15 @@ fn a_feed_page_past_a_cursor_reads_at_most_a_page_per_parent() {
 
 /// The same pages of `posts.filter(author_id.eq_any(set))`, the listing without `among`, where
 /// the data makes them expensive (the first page, and after a cursor: the set's rows are the
-/// oldest): every page runs a statement that fails [`bounded`], on every backend (it walks the
-/// order's index past the active authors' rows, or reads every row of the set's authors and sorts
-/// them). Where the engine counts rows, the reason is a count, on every page.
-#[test]
-fn the_naive_listing_fails_the_same_check() {
+/// oldest): every page runs a statement that fails [`bounded`] (it walks the order's index past
+/// the active authors' rows, or reads every row of the set's authors and sorts them), and the
+/// reason is a count, on every page. Run by the backends whose engines count rows
+/// (`postgres/feed_plan.rs`, `mysql/feed_plan.rs`). Not on SQLite, where the plain list is the
+/// loop a feed's page runs wherever the planner takes the feed's index, and which counts
+/// nothing: where its planner walks the order's index instead, `sqlite/feed_reads.rs` counts
+/// the rows read.
+#[allow(dead_code)] // The SQLite suite does not call it.
+pub(crate) fn the_naive_listing_fails_the_same_check() {
     let mut conn = seeded();
     let quiet: Vec<i64> = (ACTIVE + 1..=AUTHORS).collect();
     let page = |conn: &mut Conn, request: &PageRequest| {
@@ -296,9 +306,7 @@ fn the_naive_listing_fails_the_same_check() {
             })
             .collect();
         assert!(!failed.is_empty(), "{request:?}: the naive page passes: {ran:#?}");
-        if backend() != Backend::Sqlite {
-            let counted = failed.iter().any(|reason| reason.contains("rows, more than"));
-            assert!(counted, "{request:?}: no count among the reasons: {failed:#?}");
-        }
+        let counted = failed.iter().any(|reason| reason.contains("rows, more than"));
+        assert!(counted, "{request:?}: no count among the reasons: {failed:#?}");
     }
 }
