@@ -224,8 +224,8 @@ fn window_statements() -> usize {
 #[test]
 fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
     let mut conn = db::seeded(1200);
-    // The sets are padded to 64 values with authors who wrote nothing: PostgreSQL and MariaDB
-    // walk no window for fewer (`SeekDialect::WINDOW_MIN_SET`).
+    // The sets are padded to 64 values with authors who wrote nothing: no engine walks a window
+    // for fewer (`SeekDialect::WINDOW_MIN_SET`).
     let padded = |set: &[i64]| -> Vec<i64> { set.iter().copied().chain(1000..).take(64).collect() };
     let windows =
         |statements: &[String]| statements.iter().filter(|statement| is_window(statement)).count();
@@ -275,11 +275,10 @@ fn a_dense_feed_is_one_walk_of_the_window_a_sparse_one_seeks_once_per_value() {
         assert_seeks_once_per_value(statement, 64);
     }
 
-    // Two values: the window first on SQLite alone; the seeks alone elsewhere.
+    // Two values: the seeks alone.
     let (_, statements) = recorded(&mut conn, |conn| feed(conn, &[1, 41], &after));
-    let expected = usize::from(backend() == Backend::Sqlite);
-    assert_eq!(windows(&statements), expected, "{statements:#?}");
-    for statement in statements.iter().filter(|statement| !is_window(statement)) {
+    assert_eq!(windows(&statements), 0, "{statements:#?}");
+    for statement in &statements {
         assert_seeks_once_per_value(statement, 2);
     }
 }

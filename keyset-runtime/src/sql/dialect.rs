@@ -175,9 +175,13 @@ impl SeekDialect for diesel::sqlite::Sqlite {
     // enter the page (see `PerValue::InLoop`): the first page among 10 authors of 300 posts
     // each read 72 rows (`tests/sqlite/feed_reads.rs`). A union of one seek per value cost
     // SQLite about 10 µs a branch: 1.07 ms for 100 authors' first page against 0.17 for the
-    // plain filter (1M posts, bench of 2026-12-04); the loop, after a window that came back
-    // short, 1.06-1.31x the plain filter where that is faster (bench of 2026-12-07).
+    // plain filter (1M posts, bench of 2026-12-04); pages that run the loop now cost 0.48-1.34x
+    // the plain filter (bench of 2026-12-07).
     const PER_VALUE: PerValue = PerValue::InLoop;
+    // A window that comes back short costs a statement more than the loop alone: among 10
+    // authors a first page took 95-126 µs without it, against 161-171 with it, and a deep page
+    // 117-122 against 199-205 (1M posts, bench of 2026-12-07).
+    const WINDOW_MIN_SET: usize = 64;
     type LimitStyle = Bound;
     // SQLite's planner reads the value bound to `LIMIT ?` and, with the STAT4 statistics of the
     // bundled build, to `created_at = ?` or `< ?`, and marks the statement to be re-prepared

@@ -342,8 +342,7 @@ fn text_values_a_collation_holds_equal_give_each_row_once() {
     // The merge each set's statement runs, where the seeks are a union (MariaDB; not
     // PostgreSQL's `LATERAL`, nor SQLite's loop over the `IN (..)` list, which keeps each row
     // once itself): `UNION` for text, `UNION ALL` for integers, one branch per distinct value.
-    // Pages of 50: SQLite's window, 4 × (limit + 1 + |set|) rows, is longer than the table and
-    // finds no end, so the seeks run.
+    // Two values walk no window (`SeekDialect::WINDOW_MIN_SET`): the seeks run.
     let first = PageRequest::first(50);
     let tags = vec!["apple".to_owned(), "Apple".to_owned()];
     let (_, by_tag) = recorded(&mut conn, |conn| {
