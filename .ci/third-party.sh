@@ -20,8 +20,9 @@ venv=target/ci-venv
     "$venv/bin/pip" install -q openapi-spec-validator==0.9.0 schemathesis==4.32.5 requests==2.32.3
 }
 
-cargo build --locked -q -p keyset-examples --features web,postgres --example web
-cargo build --locked -q -p keyset-examples --features graphql,postgres --example graphql
+# The examples' one build (.ci/examples.sh), which `.ci/run` has made already.
+source .ci/examples.sh
+cargo build --locked -q "${examples[@]}" --example web --example graphql
 (cd .ci/apollo && npm ci --no-audit --no-fund --silent)
 pg_db=keyset_openapi_$$
 gql_db=keyset_apollo_$$
