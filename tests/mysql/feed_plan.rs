@@ -173,6 +173,74 @@ fn a_dense_feed_reads_where_its_window_ends_then_walks_the_window_alone() {
     assert!(weighs_prefix(&indexed), "the plain filter weighs the prefix's index");
 }
 
+/// A dense feed's first page on MariaDB: the walk to the window's end, from the start, then the
+/// window; its rows are the plain filter's, on the first page and on the last. Run again on the
+/// same connection after another feed's page, the walk still seeks the order's index: it is
+/// prepared anew for every page, where a cached one, run so, was planned as a scan and sort of
+/// the table (`WindowRow`).
+#[test]
+fn a_dense_feed_s_first_page_walks_its_window_on_a_connection_that_ran_other_pages() {
+    use diesel::prelude::*;
+    use keyset_runtime::migration::Backend;
+    use keyset_runtime::{Keyset, PageRequest};
+    use keyset_tests::models::Newest;
+    use keyset_tests::schema::posts;
+
+    // Real tables, in a database of the test's own: MariaDB's re-planning shows on a table the
+    // connection shares with others, not on a session's temporary one.
+    let (mut conn, _database) = crate::migrations_db::fresh_named("feed_first_page");
+    for statement in keyset_tests::schema::MYSQL_DDL {
+        let statement = statement.replace("CREATE TEMPORARY TABLE", "CREATE TABLE");
+        diesel::sql_query(statement).execute(&mut conn).unwrap();
+    }
+    crate::suite::db::insert_posts(&mut conn, 1..=4000);
+    let feed = crate::suite::feeds::plan::FEED_INDEX;
+    for index in Newest::INDEXES.iter().filter(|index| index.name != feed) {
+        diesel::sql_query(index.create(Backend::Mysql)).execute(&mut conn).unwrap();
+    }
+    diesel::sql_query("ANALYZE TABLE posts").execute(&mut conn).unwrap();
+    // 256 values, the fewest whose first page walks a window here: 4 × (4 + 1 + 256) rows, 1,044,
+    // rounded up to a power of two.
+    let set: Vec<i64> = [1, 2, 3].into_iter().chain(1000..1253).collect();
+    let window = 2048.0;
+    let first = PageRequest::first(4);
+    let (loaded, ran) =
+        crate::suite::feeds::recorded(&mut conn, |conn| feed_page(conn, &set, &first));
+    assert_eq!(ran.len(), 2, "the window's end, the window: {ran:#?}");
+    assert!(ran[0].contains("LIMIT 1 OFFSET 2047"), "{}", ran[0]);
+    let expected: Vec<i64> = posts::table
+        .filter(posts::author_id.eq_any(&set))
+        .order((posts::created_at.desc(), posts::id.desc()))
+        .select(posts::id)
+        .load(&mut conn)
+        .unwrap();
+    let ids = |page: &keyset_runtime::Page<Newest>| -> Vec<i64> {
+        page.items.iter().map(|post| post.id).collect()
+    };
+    assert_eq!(ids(&loaded), expected[..4]);
+    let last_request = PageRequest::last(4);
+    let (last, last_ran) =
+        crate::suite::feeds::recorded(&mut conn, |conn| feed_page(conn, &set, &last_request));
+    assert_eq!(ids(&last), expected[expected.len() - 4..]);
+    assert_eq!(last_ran.len(), 2, "{last_ran:#?}");
+
+    let reached = plan(&mut conn, &Recorded::parse(&ran[0]));
+    let what = format!("{}\n{}", ran[0], reached.text);
+    let walked: Vec<_> = reached.reads.iter().filter(|read| !read.by_key).collect();
+    assert_eq!(walked.len(), 1, "{what}");
+    assert!(walked[0].index != feed && !walked[0].prefix && !walked[0].sorted, "{what}");
+    assert!(walked[0].rows.is_some_and(|rows| rows <= window), "{what}");
+
+    // The page again, after the page of a feed of three authors (one seek per value): it sorts
+    // the rows it found, a few, where the cached walk sorted the window's 2,048.
+    feed_page(&mut conn, &[1, 2, 3], &first);
+    let sorted = crate::reads::session_status(&mut conn, "Sort_rows");
+    let again = feed_page(&mut conn, &set, &first);
+    let sorted = crate::reads::session_status(&mut conn, "Sort_rows") - sorted;
+    assert_eq!(ids(&again), expected[..4]);
+    assert!(sorted <= 20, "the page sorted {sorted} rows");
+}
+
 /// Whether the optimizer trace `node` lists `index` among the potential range indexes as usable:
 /// the range optimizer then analyses it (for an `IN (..)` of `n` values, `n` ranges to dive).
 fn usable_for_range(node: &Value, index: &str) -> bool {

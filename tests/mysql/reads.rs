@@ -29,6 +29,14 @@ struct Status {
     value: String,
 }
 
+/// A session counter of `SHOW SESSION STATUS` (`Sort_rows`: the rows the connection's
+/// statements have sorted so far).
+pub(crate) fn session_status(conn: &mut MysqlConnection, name: &str) -> i64 {
+    let status: Vec<Status> =
+        diesel::sql_query(format!("SHOW SESSION STATUS LIKE '{name}'")).load(conn).unwrap();
+    status.first().map_or(0, |status| status.value.parse().unwrap())
+}
+
 /// What the connection's statements have read so far: index entries and rows handed over, and
 /// the entries that index condition pushdown rejected inside the engine. (`SHOW STATUS` itself
 /// counts none.)

@@ -106,16 +106,15 @@ impl<M: SortOrder, W: Walk, Item> PageMachine<M, W, Item> {
         };
         let replan = plan::plan::<M, W, DB>;
         // Where the set's rows are dense, a short walk of the order's index finds the page.
-        // Where the window's end is read first, only past a cursor: see `Windowing::ReadFirst`.
-        let cursor = matches!(position, Position::After(_) | Position::Before(_));
-        let probe = copies.probe.is_some_and(|set| set >= DB::WINDOW_MIN_SET)
+        let edge = matches!(position, Position::First | Position::Last);
+        let min_set = if edge { DB::EDGE_WINDOW_MIN_SET } else { DB::WINDOW_MIN_SET };
+        let probe = copies.probe.is_some_and(|set| set >= min_set)
             && !<M::Keys as KeyShape>::LEADING_NULLABLE
             // A feed's window is not walked from a start: its end is read past a row.
             && !matches!(
                 position,
                 Position::Number(_) | Position::Start(..) | Position::Row(_) | Position::RowId(_)
-            )
-            && (cursor || DB::WINDOW == Windowing::Subquery);
+            );
         let (position, other_region) = row_regions::<M>(position)?;
         let plan = match position.seek() {
             _ if probe => Plan::Probe,

@@ -71,6 +71,8 @@ pub trait SeekDialect: Backend {
     /// The fewest values whose feed walks the window: a window that comes back short costs a
     /// statement more, which for a few values costs more than their seeks.
     const WINDOW_MIN_SET: usize = 1;
+    /// The same on a first or last page.
+    const EDGE_WINDOW_MIN_SET: usize = Self::WINDOW_MIN_SET;
     /// How a page's `LIMIT` is written: bound (`Bound`), or literally for the common page sizes
     /// (`Literal`) where the engine then plans the statement once (see `sql/limit.rs`).
     type LimitStyle: LimitStyle;
@@ -282,11 +284,8 @@ pub enum Windowing {
     /// index once per value to weigh it against the window's walk, 5.0 ms for 1,000 values
     /// against 0.7 without (1M posts, measured by hand).
     ///
-    /// Only for a page past a cursor, whose seek the walk to the window's end ranges over in the
-    /// order's index. A first or last page has no such range, and MariaDB planned that walk,
-    /// `ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 4095`, as a scan of the prefix's
-    /// covering index and a sort of all 1M rows on the bench's connection (114 ms a page,
-    /// where the same statement on a fresh connection took 0.5 ms): such pages seek per value.
+    /// That statement is prepared anew for every page (`WindowRow`): a cached one, run again
+    /// after other statements on the table, was planned as a scan and sort of the whole table.
     ReadFirst,
 }
 
@@ -335,6 +334,11 @@ impl SeekDialect for diesel::mysql::Mysql {
     // A window that comes back short costs two statements more than the seeks: for 10 values
     // the seeks alone took 0.37 ms (bench).
     const WINDOW_MIN_SET: usize = 64;
+    // A first page's seeks plan no cursor (about 27 µs a value), so there a short window weighs
+    // more: among 100 authors it took 3.8 and 5.1 ms against the seeks' 2.3 and 2.8, where one
+    // that filled the page saved 1.3 (1.1 against 2.4); among 1,000, a short one 32 against 27,
+    // one that filled the page 2.1 against 27-31 (1M posts, bench of 2026-12-07). From 256.
+    const EDGE_WINDOW_MIN_SET: usize = 256;
     // MariaDB plans every execution anew whatever the limit: a literal one would only multiply
     // statements.
     type LimitStyle = Bound;
