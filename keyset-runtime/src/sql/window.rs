@@ -152,9 +152,9 @@ where
 /// Prepared anew for every page, never taken from the connection's statement cache: MariaDB
 /// 10.11 plans that walk well on a prepared statement's first execution, but as a scan and sort
 /// of the table (125 ms against 0.6, 1M posts) on an execution after the connection ran other
-/// statements on the table (a page of seeks per value, a row read by its key), which leave the
-/// table's shared handle with estimates of their own; a range past a cursor did not prevent it
-/// on tables up to about ten windows' size. A statement prepared fresh is planned well every
+/// statements on the table (a page of seeks per value, a row read by its key; not on a session's
+/// temporary table); a range past a cursor did not prevent it on tables up to about ten
+/// windows' size. A statement prepared fresh is planned well every
 /// time; the prepare costs a round trip. Measured by hand over the binary protocol, the bench
 /// and `tests/mysql/feed_plan.rs`. (Named in hidden bounds only.)
 #[doc(hidden)]
