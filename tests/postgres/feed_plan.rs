@@ -11,7 +11,13 @@ use diesel::sql_types::{Array, BigInt, Text};
 use diesel::{QueryResult, RunQueryDsl};
 use serde_json::Value;
 
-use crate::suite::feeds::plan::{FeedPlan, Read};
+use diesel::prelude::*;
+use keyset_runtime::{Page, PageRequest, Paginate};
+use keyset_tests::models::Newest;
+use keyset_tests::schema::posts;
+
+use crate::suite::feeds::plan::{seeded, FeedPlan, Read, AUTHORS, FEED_INDEX, PAGE};
+use crate::suite::feeds::recorded as run_recorded;
 use crate::suite::feeds::recorded::{Again, Recorded};
 use crate::Conn;
 
@@ -93,4 +99,89 @@ fn walk(node: &Value, sorting: bool, depth: usize, plan: &mut FeedPlan) {
 #[test]
 fn the_naive_listing_fails_the_same_check() {
     crate::suite::feeds::plan::the_naive_listing_fails_the_same_check();
+}
+
+/// A page among at least a page's values reads each value's first entry of the feed's index,
+/// then seeks again only the values whose first rows can enter the page, held to the last of
+/// those (`sql/members/lateral.rs`): at most `|set| + (limit + 1)²` entries in all, one
+/// statement. Seeking every value reads `|set| × (limit + 1)`: among all 40 authors, each with a
+/// hundred posts, 840 entries where this allows 481, and every value sought twice.
+#[test]
+fn a_feed_among_many_values_reads_their_first_rows_then_only_those_that_can_enter_the_page() {
+    let mut conn = seeded();
+    let authors: Vec<i64> = (1..=AUTHORS).collect();
+    let page = |conn: &mut Conn, request: &PageRequest| -> Page<Newest> {
+        posts::table
+            .select(Newest::as_select())
+            .among(posts::author_id, authors.clone())
+            .paginate(request)
+            .unwrap()
+            .load_page(conn)
+            .unwrap()
+    };
+    let deep = page(&mut conn, &PageRequest::page_number(3, PAGE));
+    let requests = [
+        PageRequest::first(PAGE),
+        PageRequest::last(PAGE),
+        PageRequest::after(deep.next_cursor.unwrap(), PAGE),
+        PageRequest::before(deep.prev_cursor.unwrap(), PAGE),
+    ];
+    let per_seek = f64::from(PAGE + 1);
+    for request in requests {
+        let (loaded, ran) = run_recorded(&mut conn, |conn| page(conn, &request));
+        assert_eq!(loaded.items.len(), PAGE as usize, "{request:?}");
+        assert_eq!(ran.len(), 1, "{request:?}: one statement: {ran:#?}");
+        let plan = plan(&mut conn, &Recorded::parse(&ran[0]));
+        let what = format!("{request:?}: {}\n{}", ran[0], plan.text);
+        let feed: Vec<&Read> = plan.reads.iter().filter(|read| read.index == FEED_INDEX).collect();
+        let (heads, again): (Vec<&Read>, Vec<&Read>) = feed.iter().partition(|read| {
+            read.prefix && read.loops == Some(AUTHORS as f64) && read.rows <= Some(1.0)
+        });
+        assert_eq!(heads.len(), 1, "no one read of one entry per value: {what}");
+        // The values sought again: those whose first row is at or before the page's last
+        // possible row, about a page of them (ties aside), not every value.
+        let sought: f64 = again.iter().map(|read| read.loops.unwrap_or(1.0)).sum();
+        assert!(sought < AUTHORS as f64, "every value sought again ({sought}): {what}");
+        let entries: f64 =
+            feed.iter().map(|read| read.rows.unwrap_or(0.0) * read.loops.unwrap_or(1.0)).sum();
+        let allowed = AUTHORS as f64 + per_seek * per_seek;
+        assert!(entries <= allowed, "{entries} entries read, more than {allowed}: {what}");
+    }
+}
+
+#[derive(diesel::QueryableByName, Debug)]
+struct Prepared {
+    #[diesel(sql_type = Text)]
+    statement: String,
+    #[diesel(sql_type = BigInt)]
+    generic_plans: i64,
+}
+
+/// That statement is planned once for good, as every page's is (`generic_plans.rs`): each value's
+/// first row is `LIMIT 1`, written into the SQL with the page's limits, so after five executions
+/// PostgreSQL switches to a generic plan. Bound, the limit kept it on custom plans, planned anew
+/// at every page.
+#[test]
+fn a_feed_among_many_values_is_planned_once() {
+    let mut conn = seeded();
+    let authors: Vec<i64> = (1..=AUTHORS).collect();
+    for _ in 0..8 {
+        let page = posts::table
+            .select(Newest::as_select())
+            .among(posts::author_id, authors.clone())
+            .paginate(&PageRequest::first(PAGE))
+            .unwrap()
+            .load_page(&mut conn)
+            .unwrap();
+        assert_eq!(page.items.len(), PAGE as usize);
+    }
+    let prepared: Vec<Prepared> = diesel::sql_query(
+        "SELECT statement, generic_plans FROM pg_prepared_statements \
+         WHERE statement LIKE '%__keyset_heads%'",
+    )
+    .load(&mut conn)
+    .unwrap();
+    assert_eq!(prepared.len(), 1, "{prepared:#?}");
+    assert!(!prepared[0].statement.contains("LIMIT $"), "{prepared:#?}");
+    assert!(prepared[0].generic_plans >= 3, "planned anew at every page: {prepared:#?}");
 }

@@ -1,6 +1,6 @@
 //! Pages among a set of values of one column: a feed, the posts of the authors a user follows
 //! ([`Paginate::among`](crate::Paginate::among)). What a page among them runs, per engine, is in
-//! `sql/members.rs`; the match that builds it is in `run/among.rs`.
+//! `sql/members/`; the match that builds it is in `run/among.rs`.
 //!
 //! The set rides on the query ([`Among`] wraps it), so everything that pages a query pages a
 //! feed too: named orders, both directions, tokens, signing, counts, sync and async, Relay

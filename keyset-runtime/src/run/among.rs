@@ -1,6 +1,6 @@
 //! The match on [`Statement`] for a page among a set of values ([`Among`]): each statement the
 //! page machine plans (the first rows, a seek past the cursor, one tie level of it, a page by
-//! number), built once per value and merged, or `LATERAL` over the values, as `sql/members.rs`
+//! number), built once per value and merged, or `LATERAL` over the values, as `sql/members/`
 //! describes; or, where no such statement can be built, filtered by `IN (..)`.
 
 use std::future::{ready, Ready};
@@ -83,6 +83,8 @@ where
     Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Members<First<Of<Q, C, V>, M, W, X, Conn>, M, W, C, V, Q>: Load<'q, Conn, Q::Item, X>,
+    Members<Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>, M, W, C, V, Q>:
+        Load<'q, Conn, Q::Item, X>,
     Members<Past<Of<Q, C, V>, Seek<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
         Load<'q, Conn, Q::Item, X>,
     Members<Past<Of<Q, C, V>, SeekLevel<M, W>, M, W, X, Conn>, M, W, C, V, Q>:
@@ -113,9 +115,17 @@ where
                     OrderDsl::order(FilterDsl::filter(query, Member::any(column, values)), order);
                 Ok(Limit::<_, X, Conn, Offset>::with_offset(query, limit, offset).load_rows(conn))
             }
+            Statement::Edge { order, limit } if headed::<_, _, _, M, X, Conn>(&self, limit) => {
+                heads_first::<_, _, _, _, W, X, Conn>(self, None, order, limit, conn)
+            }
             Statement::Edge { order, limit } => {
                 let first = |query: Of<Q, C, V>, order| OrderDsl::order(query, order);
                 merged::<_, _, _, _, _, W, X, Conn>(self, order, limit, first, conn)
+            }
+            Statement::Seek { seek, order, limit }
+                if headed::<_, _, _, M, X, Conn>(&self, limit) =>
+            {
+                heads_first::<_, _, _, _, W, X, Conn>(self, Some(seek), order, limit, conn)
             }
             Statement::Seek { seek, order, limit } => {
                 let past = move |query: Of<Q, C, V>, order| {
@@ -142,7 +152,7 @@ where
             }
             // The row at which the window ends: the table's keys walked in the order's index,
             // as the window's subquery walks them elsewhere, and the query's row fetched by them,
-            // as the union's keys are (`sql/members.rs`).
+            // as the union's keys are (`sql/members/`).
             Statement::Boundary { seek, offset, order } => {
                 let names = M::SELECTED_NAMES
                     .filter(|names| names.len() == <M::Keys as KeyShape>::LEN)
@@ -168,7 +178,7 @@ where
 /// The statement `build` makes of the query (filtered to the set) and an ORDER BY, with the
 /// page's LIMIT, among the set's values, as the backend seeks once per value
 /// ([`PerValue`]): one branch per distinct value in a union, or one `LATERAL` over them, merged
-/// under `order` and `limit` (`sql/members.rs`), or SQLite's loop over the `IN (..)` list; the
+/// under `order` and `limit` (`sql/members/`), or SQLite's loop over the `IN (..)` list; the
 /// plain `IN (..)` filter for a query that cannot run a union or `LATERAL` (boxed, or selecting
 /// more than the model), and for an empty set.
 fn merged<'q, 'a, Q, C, V, M, T, W, X, Conn>(
@@ -242,6 +252,70 @@ where
     }
     let rows = branches.map(|(branch, limit)| Limit::<_, X, Conn>::new(branch, limit));
     Ok(Members::union(None, rows.collect(), merge, order, names, limit).load_rows(conn))
+}
+
+/// Whether a page among the set reads each value's first row first ([`heads_first`]): on
+/// PostgreSQL, for a set of at least the statement's `limit` values (with fewer, every value
+/// with a row is sought anyway), a query the seeks can copy and fetch rows of by their keys, and
+/// keys that are never NULL (the bound is a comparison of the leading key).
+fn headed<Q, C, V, M, X, Conn>(among: &Among<Q, C, V>, limit: i64) -> bool
+where
+    X: Connects<Conn>,
+    M: SortOrder,
+    Q: Paginate + Repeat,
+{
+    <X::Backend as SeekDialect>::PER_VALUE == PerValue::Lateral
+        && Q::REPEATS
+        && Q::MODEL_ALONE
+        && !<M::Keys as KeyShape>::NULLABLE
+        && M::SELECTED_NAMES.is_some_and(|names| names.len() == <M::Keys as KeyShape>::LEN)
+        && i64::try_from(among.values.len()).is_ok_and(|len| len >= limit)
+}
+
+/// PostgreSQL's page among the set that reads each value's first row past `seek` first, then
+/// seeks again only the values whose first rows can enter the page, each held to the last of
+/// them (`sql/members/lateral.rs`): one statement of three branches on copies of the query.
+fn heads_first<'q, 'a, Q, C, V, M, W, X, Conn>(
+    among: Among<Q, C, V>,
+    seek: Option<Seek<M, W>>,
+    order: OrderBy<M, W>,
+    limit: i64,
+    conn: &'a mut Conn,
+) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+where
+    'q: 'a,
+    X: Connects<Conn>,
+    M: SortOrder,
+    M::Keys: Clone,
+    W: Walk,
+    Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
+    C: Column<Table: Default> + Clone,
+    Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
+    Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
+    Members<Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>, M, W, C, V, Q>:
+        Load<'q, Conn, Q::Item, X>,
+{
+    let Among { query, column, values, .. } = among;
+    let unbuilt = || unplanned("a feed's first rows");
+    let names = M::SELECTED_NAMES.ok_or_else(unbuilt)?;
+    let leading = names.first().copied().ok_or_else(unbuilt)?;
+    // The query itself, whose rows the page fetches by the keys the seeks found, and the
+    // branches: each value's first row, the seeks held to the last first row that can enter
+    // the page, and the seeks of every value where fewer have a row.
+    let outer = query.again().ok_or_else(unbuilt)?;
+    let parts =
+        vec![(WindowEnd::Rest, 1), (WindowEnd::Top { leading }, limit), (WindowEnd::Rest, limit)];
+    let built: Vec<_> = branches(query, parts)?
+        .into_iter()
+        .map(|(query, (end, rows))| {
+            let query = FilterDsl::filter(query, Member::lateral(column.clone()));
+            let window = Window::new(seek.clone(), end, C::Table::default());
+            past::<_, _, _, X, Conn>(query, window, order.again(), rows)
+        })
+        .collect();
+    let built = <[_; 3]>::try_from(built).map_err(|_| unbuilt())?;
+    let members = Members::headed(outer, built, values, order, names, limit);
+    Ok(members.load_rows(conn))
 }
 
 /// A page among a subquery's values: the values first (`AmongQuery::bounded_rows`), then the page

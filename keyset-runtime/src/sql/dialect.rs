@@ -55,7 +55,7 @@ pub trait SeekDialect: Backend {
     /// of the key's two regions as one `UNION ALL` (see `machine/regions.rs`), rather than the
     /// values' first and the NULLs' only where that finds nothing.
     const UNITE_ROW_REGIONS: bool = false;
-    /// How a page among a set of values seeks once per value (see `sql/members.rs`).
+    /// How a page among a set of values seeks once per value (see `sql/members/`).
     const PER_VALUE: PerValue = PerValue::Union;
     /// Whether a page past a cursor in an order grouped by a joined row (`authors.name,
     /// authors.id, posts.created_at, posts.id`, see `SortOrder::GROUP_KEYS`) walks the groups
@@ -248,7 +248,7 @@ impl SeekDialect for diesel::pg::Pg {
 
 /// How a page among a set of values (a feed) seeks the index `(column, sort keys..)` once per
 /// value, so that it reads at most about `|set| × (limit + 1)` entries whatever the data
-/// (`sql/members.rs`).
+/// (`sql/members/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PerValue {
     /// A union of one branch per value, each limited to the page, merged under the page's ORDER

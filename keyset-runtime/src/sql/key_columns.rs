@@ -1,5 +1,5 @@
 //! [`KeyColumns`]: a page's sort keys alone as a select clause, for the seeks of a feed's union
-//! (`members.rs`) on SQLite and MariaDB, whose index-only seeks then never read a row.
+//! (`members/`) on SQLite and MariaDB, whose index-only seeks then never read a row.
 //!
 //! PostgreSQL computes none of a subquery's unused output columns, so its seeks select the
 //! query's own columns and read only the index. SQLite and MariaDB fetch every column a union's

@@ -115,9 +115,11 @@ impl OffsetPart for Offset {
 
 /// The statement limits written literally where the backend writes any ([`LimitStyle::LITERAL`]):
 /// one more than the common page sizes 5, 10, 20, 25, 30, 50 and 100, the row that tells
-/// whether another page follows. Seven, so that with the bound form a statement shape has at
-/// most eight prepared statements.
-pub(crate) const LITERAL_LIMITS: [i64; 7] = [6, 11, 21, 26, 31, 51, 101];
+/// whether another page follows, so that with the bound form a statement shape has at most
+/// eight prepared statements; and 1, the limit of the statements and branches that read one
+/// row whatever the page (a group's key, a feed's value's first row), which no page's own
+/// limit is (it is at least 2).
+pub(crate) const LITERAL_LIMITS: [i64; 8] = [1, 6, 11, 21, 26, 31, 51, 101];
 
 /// A statement's limit `value`: written where `L` writes limits and it is one of the
 /// [`LITERAL_LIMITS`], bound otherwise.

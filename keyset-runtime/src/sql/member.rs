@@ -1,5 +1,5 @@
 //! [`Member`]: the filter that keeps a page among a set of values of one column, in the forms a
-//! page among them runs (see `members.rs`): equal to one value (a branch of the per-value
+//! page among them runs (see `members/`): equal to one value (a branch of the per-value
 //! union), equal to the value a `LATERAL` join gives (PostgreSQL), or in the whole list
 //! (`IN (..)`: SQLite's loop over the values, a feed's window, and where no per-value form
 //! applies).

@@ -8,7 +8,7 @@
 //! table (and the rest of its tie group on the leading key), whatever the query's filters. The
 //! subquery walks `k + 1` entries of the order's index; the engine then finds the set's rows among
 //! at most as many. Where that window holds fewer rows of the set than the page, the page goes on
-//! past the last one found with one seek per value (`members.rs`). Where fewer than `k + 1` rows
+//! past the last one found with one seek per value (`members/`). Where fewer than `k + 1` rows
 //! are left, the subquery is empty, the comparison NULL, and the window holds no row: the seeks
 //! per value take the whole page. Not used with a nullable leading key.
 //!
@@ -28,6 +28,7 @@ use diesel::{Expression, QueryResult};
 
 use super::dialect::{push_value, SeekDialect};
 use super::keys::{KeyShape, SeekKeys, SortColumns};
+use super::members::TOP_ALIAS;
 use super::order_by::OrderBy;
 use super::seek::Seek;
 use super::walk::Walk;
@@ -54,6 +55,10 @@ pub enum WindowEnd<M: SortOrder, W> {
     At(Seek<M, W>),
     /// Nowhere: every row past the cursor (what the walk to a window's end filters by).
     Rest,
+    /// At the last of the values' first rows that can enter the page, in a feed's statement
+    /// that reads those first (`sql/members/lateral.rs`): `created_at >= (SELECT
+    /// min("created_at") FROM "__keyset_top")`, `leading` the leading key's output column.
+    Top { leading: &'static str },
 }
 
 impl<M: SortOrder, W> WindowEnd<M, W> {
@@ -106,6 +111,8 @@ where
             seek.walk_ast(out.reborrow())?;
         }
         let and = if self.seek.is_some() { " AND " } else { "" };
+        // The rows before the window's last, or at it: on its side of the order.
+        let toward = <M::Columns as KeyShape>::LEADING_DESC != W::BACKWARD;
         let offset = match &self.end {
             // Every row past the cursor.
             WindowEnd::Rest => {
@@ -118,11 +125,19 @@ where
                 out.push_sql(")");
                 return Ok(());
             }
+            WindowEnd::Top { leading } => {
+                out.push_sql(and);
+                self.order.walk_leading(out.reborrow())?;
+                out.push_sql(if toward { " >= (SELECT min(" } else { " <= (SELECT max(" });
+                out.push_identifier(leading)?;
+                out.push_sql(") FROM ");
+                out.push_identifier(TOP_ALIAS)?;
+                out.push_sql("))");
+                return Ok(());
+            }
             WindowEnd::Subquery { offset } => offset,
         };
         out.push_sql(and);
-        // The rows before the window's last, or at it: on its side of the order.
-        let toward = <M::Columns as KeyShape>::LEADING_DESC != W::BACKWARD;
         self.order.walk_leading(out.reborrow())?;
         out.push_sql(if toward { " >= (SELECT " } else { " <= (SELECT " });
         self.order.walk_leading(out.reborrow())?;

@@ -34,12 +34,12 @@ use crate::{connect, Conn};
 pub(crate) const FEED_INDEX: &str = "posts_keyset_author_id_asc_created_at_desc_id_desc";
 
 /// Authors: the first [`ACTIVE`] post all along, the others only long ago.
-const AUTHORS: i64 = 40;
+pub(crate) const AUTHORS: i64 = 40;
 const ACTIVE: i64 = 35;
 /// Posts: a hundred per author.
 const ROWS: i64 = AUTHORS * 100;
 /// Rows per page.
-const PAGE: u32 = 20;
+pub(crate) const PAGE: u32 = 20;
 
 /// A read of `posts` in a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +124,7 @@ fn seeks(plan: &FeedPlan) -> f64 {
 /// [`AUTHORS`] authors with a hundred posts each: the active ones' over 700 timestamps, the quiet
 /// ones' over the oldest 150 (where they are four rows in ten), ties by the half dozen; the feed's
 /// index and the order's own (`Newest::INDEXES`), and fresh statistics (on PostgreSQL, vacuumed).
-fn seeded() -> Conn {
+pub(crate) fn seeded() -> Conn {
     let mut conn = connect();
     let rows: Vec<_> = (1..=AUTHORS)
         .map(|id| (authors::id.eq(id), authors::name.eq(format!("author {id}"))))

@@ -11,7 +11,9 @@
 //!
 //! - **PostgreSQL**: the values as one array, `LATERAL`-joined to the page's query with
 //!   `author_id = "__keyset_set"."__keyset_v"`: one statement text for every set, prepared and
-//!   planned once (`DISTINCT` keeps a repeated value from repeating its rows);
+//!   planned once (`DISTINCT` keeps a repeated value from repeating its rows); for a set of at
+//!   least a page's values, each value's first row is read first, and only the values whose
+//!   first rows can enter the page are sought further (`lateral.rs`);
 //! - **SQLite**: the plain `IN (..)` list, which SQLite runs as a loop over the values, each a
 //!   seek of the index led by the column that yields the value's rows in the order, moving to
 //!   the next value at the first row that cannot enter the page; its planner takes that plan
@@ -37,6 +39,9 @@
 // the union's and `LATERAL`'s rendering is unused.
 #![cfg_attr(not(any(feature = "postgres_backend", feature = "mysql_backend")), allow(dead_code))]
 
+#[cfg(feature = "postgres_backend")]
+mod lateral;
+
 use std::marker::PhantomData;
 
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
@@ -47,8 +52,6 @@ use diesel::{QueryResult, RunQueryDsl};
 use super::dialect::SeekDialect;
 use super::keys::SortColumns;
 use super::limit::limit;
-#[cfg(feature = "postgres_backend")]
-use super::member::{SET_ALIAS, SET_COLUMN};
 use super::order_by::OrderBy;
 use super::walk::Walk;
 use crate::orders::SortOrder;
@@ -90,6 +93,10 @@ pub struct Members<S, M: SortOrder, W, C, V, R> {
     order: OrderBy<M, W>,
     names: &'static [&'static str],
     limit: i64,
+    /// PostgreSQL: each value's first row read first, and only the values whose first rows
+    /// can enter the page sought further (`lateral.rs`).
+    #[cfg_attr(not(feature = "postgres_backend"), allow(dead_code))]
+    headed: bool,
     column: PhantomData<C>,
 }
 
@@ -104,8 +111,8 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let values = Vec::new();
-        Members { branches, merge, outer, values, order, names, limit, column: PhantomData }
+        let (values, headed) = (Vec::new(), false);
+        Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
     }
 
     /// `branch` joined `LATERAL` to each of `values`, for the keys of the rows of `outer` (the
@@ -118,8 +125,26 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let (branches, merge) = (vec![branch], Merge::All);
-        Members { branches, merge, outer, values, order, names, limit, column: PhantomData }
+        let (branches, merge, headed) = (vec![branch], Merge::All, false);
+        Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
+    }
+
+    /// PostgreSQL: `head` (limited to one row) joined `LATERAL` to each of `values`, then the
+    /// values whose first rows can enter the page joined to `bounded` (its leading key held to
+    /// the last of them, [`WindowEnd::Top`](super::WindowEnd)), or, where fewer values have a
+    /// row, every value to `rest`; for the keys of the rows of `outer` (the query itself) to
+    /// load (`lateral.rs`).
+    pub(crate) fn headed(
+        outer: R,
+        [head, bounded, rest]: [S; 3],
+        values: Vec<V>,
+        order: OrderBy<M, W>,
+        names: &'static [&'static str],
+        limit: i64,
+    ) -> Self {
+        let (branches, merge, outer) = (vec![head, bounded, rest], Merge::All, Some(outer));
+        let headed = true;
+        Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
     }
 
     /// ` ORDER BY <names> LIMIT n`.
@@ -194,6 +219,10 @@ where
 
 /// The alias of the seeks' merged page.
 const PAGE_ALIAS: &str = "__keyset_page";
+
+/// The alias of the first rows of the values that can enter a PostgreSQL page
+/// ([`Members::headed`]), which [`WindowEnd::Top`](super::WindowEnd) bounds the seeks by.
+pub(super) const TOP_ALIAS: &str = "__keyset_top";
 
 /// The number of branches a union of `values` runs (and of values an `IN (..)` list binds): one
 /// of four sizes per power of two, `values` rounded up to a quarter of the power of two below
@@ -275,74 +304,5 @@ where
             Some(outer) => self.walk_keyed(out, outer, union),
             None => union(out),
         }
-    }
-}
-
-/// PostgreSQL: the rows of the query whose keys the seeks found, `SELECT "__keyset_row".* FROM
-/// (query) AS "__keyset_row" WHERE ("__keyset_row"."created_at", "__keyset_row"."id") IN
-/// (SELECT "__keyset_page"."created_at", "__keyset_page"."id" FROM (SELECT DISTINCT unnest($1))
-/// AS "__keyset_set"("__keyset_v") CROSS JOIN LATERAL (branch) AS "__keyset_page" ORDER BY ..
-/// LIMIT n) ORDER BY .. LIMIT n`, the branch filtered by `column = "__keyset_set"."__keyset_v"`.
-///
-/// The seeks read only the keys (the branch's other output columns are unused, and PostgreSQL
-/// computes none of them): an index-only scan of the prefix's index per value, and the page's
-/// rows fetched once each, by their keys. Selecting whole rows in the seeks fetched every
-/// candidate, `|set| × (limit + 1)` rows, and under a generic plan PostgreSQL chose a bitmap scan
-/// that sorted each value's rows (199 ms against 4.3 for 100 values, deep in the feed); the
-/// index-only form took 1.4 to 2.1 ms under both plans (measured by hand, 1M rows). With a
-/// nullable key the rows are the seeks' own (`SELECT "__keyset_page".* FROM ..`): `IN` matches
-/// no NULL.
-#[cfg(feature = "postgres_backend")]
-impl<S, M, W, C, V, R> QueryFragment<diesel::pg::Pg> for Members<S, M, W, C, V, R>
-where
-    S: QueryFragment<diesel::pg::Pg>,
-    R: QueryFragment<diesel::pg::Pg>,
-    M: SortOrder,
-    M::Columns: SortColumns<diesel::pg::Pg>,
-    W: Walk,
-    C: diesel::Expression<SqlType: 'static>,
-    diesel::pg::Pg: HasSqlType<C::SqlType>,
-    V: ToSql<C::SqlType, diesel::pg::Pg>,
-{
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::pg::Pg>) -> QueryResult<()> {
-        let keys = |mut out: AstPass<'_, 'b, diesel::pg::Pg>, of: &str| -> QueryResult<()> {
-            for (index, name) in self.names.iter().enumerate() {
-                out.push_sql(if index > 0 { ", " } else { "" });
-                out.push_identifier(of)?;
-                out.push_sql(".");
-                out.push_identifier(name)?;
-            }
-            Ok(())
-        };
-        // Without the query (a nullable key, whose NULLs no `IN` matches), the seeks' rows.
-        if let Some(outer) = &self.outer {
-            walk_rows_of(out.reborrow(), outer)?;
-            out.push_sql(" (");
-            keys(out.reborrow(), ROW_ALIAS)?;
-            out.push_sql(") IN (SELECT ");
-            keys(out.reborrow(), PAGE_ALIAS)?;
-        } else {
-            out.push_sql("SELECT ");
-            out.push_identifier(PAGE_ALIAS)?;
-            out.push_sql(".*");
-        }
-        out.push_sql(" FROM (SELECT DISTINCT unnest(");
-        out.push_bind_param::<diesel::sql_types::Array<C::SqlType>, [V]>(&self.values[..])?;
-        out.push_sql(")) AS ");
-        out.push_identifier(SET_ALIAS)?;
-        out.push_sql("(");
-        out.push_identifier(SET_COLUMN)?;
-        out.push_sql(")");
-        for branch in &self.branches {
-            out.push_sql(" CROSS JOIN LATERAL (");
-            branch.walk_ast(out.reborrow())?;
-            out.push_sql(") AS ");
-            out.push_identifier(PAGE_ALIAS)?;
-        }
-        if self.outer.is_some() {
-            self.walk_tail(out.reborrow())?;
-            out.push_sql(")");
-        }
-        self.walk_tail(out)
     }
 }
