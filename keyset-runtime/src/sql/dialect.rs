@@ -225,9 +225,12 @@ impl SeekDialect for diesel::pg::Pg {
     // A page among a set: one seek per value, `LATERAL` over the values as an array.
     const PER_VALUE: PerValue = PerValue::Lateral;
     // The seeks of 10 values took 0.18 ms, and a window before them (short, as it mostly is
-    // for so few) 0.25 ms more; for 100 values the window saved 0.3 ms where it filled the page
-    // and cost 0.5 where it did not; for 1,000 it saved 3.7 ms of 4.7 (1M posts, pages of 20).
-    const WINDOW_MIN_SET: usize = 64;
+    // for so few) 0.25 ms more. Since the seeks read each value's first row first
+    // (`sql/members/lateral.rs`), among 100 values a window that came back short made a first
+    // page 1.19 and 1.77 ms where the seeks alone take 0.68 and 0.75, and one that filled the
+    // page saved 0.3 ms (0.50 against 0.81); among 1,000 one that filled it took 1.4-1.6 ms
+    // against about 4.2 for the seeks (1M posts, pages of 20, feeds bench of 2026-12-07).
+    const WINDOW_MIN_SET: usize = 128;
     // With `LIMIT $n` a statement never gets a generic plan; with `LIMIT 21` it does after five
     // executions, so the common page sizes are written (sql/limit.rs).
     type LimitStyle = Literal;
