@@ -48,11 +48,12 @@
 //! rest of `T`'s tie group included). Where fewer than `n` values have a row past the cursor,
 //! those values are sought without the bound. Only one of the two branches runs: each is
 //! guarded by a condition on `"__keyset_top"` alone, which PostgreSQL evaluates once, before
-//! the branch (a one-time filter). A page so reads one entry per value and then at most
-//! `n` entries per value that can enter it (about `n` in all, plus ties), where seeking every
-//! value read up to `n` per value and sorted them all: for 100 authors, 0.50 ms against 0.71;
-//! for 1,000, 3.9–4.1 against 6.6–7.1 (measured by hand with pgbench, 1M posts, first pages;
-//! 50 pages deep, 0.71–0.84 against 0.92–1.06 and 4.9 against 7.8).
+//! the branch (a one-time filter). A page so reads one entry per value, then at most `n`
+//! entries for each of the values that can enter it (about `n` of them, ties at `T` aside):
+//! at most `|set| + n²` entries, near `|set| + n` where the page's rows come from many values;
+//! seeking every value read up to `n` per value and sorted them all: for 100 authors, 0.50 ms
+//! against 0.71; for 1,000, 3.9–4.1 against 6.6–7.1 (measured by hand with pgbench, 1M posts,
+//! first pages; 50 pages deep, 0.71–0.84 against 0.92–1.06 and 4.9 against 7.8).
 
 use diesel::query_builder::{AstPass, QueryFragment};
 use diesel::serialize::ToSql;
