@@ -8,7 +8,7 @@ use std::future::{ready, Ready};
 use diesel::dsl::{self, Filter, Order};
 use diesel::query_builder::Query;
 use diesel::query_dsl::methods::{FilterDsl, LimitDsl, OrderDsl, SelectDsl};
-use diesel::{Column, QueryResult};
+use diesel::Column;
 
 #[cfg(feature = "diesel-async")]
 use super::awaited::{AsyncConnection, Awaited};
@@ -17,7 +17,7 @@ use super::count::Counts;
 #[cfg(feature = "diesel-async")]
 use super::exec::Exec;
 use super::exec::{Connects, Limit, Load};
-use super::statement::{past, unplanned, Past, Statements};
+use super::statement::{past, unplanned, Loading, Past, Statements};
 use super::{fetch, Ask, Drive, Walks};
 use crate::among::{distinct, Among, AmongQuery, SetType, ValueOf};
 use crate::error::Error;
@@ -98,11 +98,7 @@ where
     Keyed<Ordered<Of<Q, C, V>, SeekLevel<M, W>, M, W>, M, W, C, V, Q, X, Conn>:
         Load<'q, Conn, Q::Item, X>,
 {
-    fn load<'a>(
-        self,
-        statement: Statement<M, W>,
-        conn: &'a mut Conn,
-    ) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+    fn load<'a>(self, statement: Statement<M, W>, conn: &'a mut Conn) -> Loading<'a, X, Q::Item>
     where
         'q: 'a,
     {
@@ -187,7 +183,7 @@ fn merged<'q, 'a, Q, C, V, M, T, W, X, Conn>(
     limit: i64,
     build: impl Fn(Of<Q, C, V>, OrderBy<M, W>) -> T,
     conn: &'a mut Conn,
-) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+) -> Loading<'a, X, Q::Item>
 where
     'q: 'a,
     X: Connects<Conn>,
@@ -281,7 +277,7 @@ fn heads_first<'q, 'a, Q, C, V, M, W, X, Conn>(
     order: OrderBy<M, W>,
     limit: i64,
     conn: &'a mut Conn,
-) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+) -> Loading<'a, X, Q::Item>
 where
     'q: 'a,
     X: Connects<Conn>,

@@ -6,7 +6,7 @@ use diesel::query_dsl::methods::{FilterDsl, OrderDsl};
 use diesel::{Expression, QueryResult};
 
 use super::count::Counts;
-use super::exec::{Connects, Limit, Load};
+use super::exec::{Connects, Exec, Limit, Load};
 use crate::error::Error;
 use crate::machine::Statement;
 use crate::orders::SortOrder;
@@ -18,6 +18,9 @@ use crate::sql::{
 
 /// `query.filter(predicate).order(order)` with the page's `LIMIT`.
 pub(super) type Past<Q, P, M, W, X, Conn> = Limit<Order<Filter<Q, P>, OrderBy<M, W>>, X, Conn>;
+
+/// A statement built and its rows loading on driver `X`, or why it could not be built.
+pub(super) type Loading<'a, X, Item> = Result<<X as Exec>::Page<'a, QueryResult<Vec<Item>>>, Error>;
 
 /// `query.filter(level).order(group_order)` with `LIMIT 1`: the key of the next group.
 type GroupKeyPast<Q, M, W, X, Conn> =
@@ -31,11 +34,7 @@ pub trait Statements<'q, M: SortOrder, W: Walk, Conn, X: Connects<Conn>>:
 {
     /// Builds `statement` on the query and starts loading its rows. Fails only when the query
     /// gives no copy for a union's branch where [`Repeat`] promised one.
-    fn load<'a>(
-        self,
-        statement: Statement<M, W>,
-        conn: &'a mut Conn,
-    ) -> Result<X::Page<'a, QueryResult<Vec<Self::Item>>>, Error>
+    fn load<'a>(self, statement: Statement<M, W>, conn: &'a mut Conn) -> Loading<'a, X, Self::Item>
     where
         'q: 'a;
 }
@@ -57,11 +56,7 @@ where
     Past<Q, SeekLevel<M, W>, M, W, X, Conn>: Load<'q, Conn, Q::Item, X>,
     Union<Past<Q, SeekLevel<M, W>, M, W, X, Conn>, M, W>: Load<'q, Conn, Q::Item, X>,
 {
-    fn load<'a>(
-        self,
-        statement: Statement<M, W>,
-        conn: &'a mut Conn,
-    ) -> Result<X::Page<'a, QueryResult<Vec<Q::Item>>>, Error>
+    fn load<'a>(self, statement: Statement<M, W>, conn: &'a mut Conn) -> Loading<'a, X, Q::Item>
     where
         'q: 'a,
     {
