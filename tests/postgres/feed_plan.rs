@@ -9,16 +9,12 @@ use diesel::pg::Pg;
 use diesel::query_builder::AstPass;
 use diesel::sql_types::{Array, BigInt, Text};
 use diesel::{QueryResult, RunQueryDsl};
+use keyset_runtime::PageRequest;
 use serde_json::Value;
 
-use diesel::prelude::*;
-use keyset_runtime::{Page, PageRequest, Paginate};
-use keyset_tests::models::Newest;
-use keyset_tests::schema::posts;
-
 use crate::suite::feeds::plan::{seeded, FeedPlan, Read, AUTHORS, FEED_INDEX, PAGE};
-use crate::suite::feeds::recorded as run_recorded;
 use crate::suite::feeds::recorded::{Again, Recorded};
+use crate::suite::feeds::{feed, recorded as run_recorded};
 use crate::Conn;
 
 /// The set of values, one array.
@@ -110,15 +106,7 @@ fn the_naive_listing_fails_the_same_check() {
 fn a_feed_among_many_values_reads_their_first_rows_then_only_those_that_can_enter_the_page() {
     let mut conn = seeded();
     let authors: Vec<i64> = (1..=AUTHORS).collect();
-    let page = |conn: &mut Conn, request: &PageRequest| -> Page<Newest> {
-        posts::table
-            .select(Newest::as_select())
-            .among(posts::author_id, authors.clone())
-            .paginate(request)
-            .unwrap()
-            .load_page(conn)
-            .unwrap()
-    };
+    let page = |conn: &mut Conn, request: &PageRequest| feed(conn, &authors, request).unwrap();
     let deep = page(&mut conn, &PageRequest::page_number(3, PAGE));
     let requests = [
         PageRequest::first(PAGE),
@@ -166,13 +154,7 @@ fn a_feed_among_many_values_is_planned_once() {
     let mut conn = seeded();
     let authors: Vec<i64> = (1..=AUTHORS).collect();
     for _ in 0..8 {
-        let page = posts::table
-            .select(Newest::as_select())
-            .among(posts::author_id, authors.clone())
-            .paginate(&PageRequest::first(PAGE))
-            .unwrap()
-            .load_page(&mut conn)
-            .unwrap();
+        let page = feed(&mut conn, &authors, &PageRequest::first(PAGE)).unwrap();
         assert_eq!(page.items.len(), PAGE as usize);
     }
     let prepared: Vec<Prepared> = diesel::sql_query(

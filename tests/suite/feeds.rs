@@ -42,7 +42,11 @@ fn naive(conn: &mut Conn, authors: &[i64]) -> Vec<i64> {
 }
 
 /// One page of the feed of `authors`.
-fn feed(conn: &mut Conn, authors: &[i64], request: &PageRequest) -> Result<Page<Newest>, Error> {
+pub(crate) fn feed(
+    conn: &mut Conn,
+    authors: &[i64],
+    request: &PageRequest,
+) -> Result<Page<Newest>, Error> {
     posts::table
         .select(Newest::as_select())
         .among(posts::author_id, authors.to_vec())

@@ -150,8 +150,7 @@ where
             // as the window's subquery walks them elsewhere, and the query's row fetched by them,
             // as the union's keys are (`sql/members/`).
             Statement::Boundary { seek, offset, order } => {
-                let names = M::SELECTED_NAMES
-                    .filter(|names| names.len() == <M::Keys as KeyShape>::LEN)
+                let names = key_names::<M>()
                     .ok_or_else(|| unplanned("a window's end for a query that cannot run it"))?;
                 let window = Window::new(seek, WindowEnd::Rest, C::Table::default());
                 let walk = FilterDsl::filter(C::Table::default(), window);
@@ -199,7 +198,7 @@ where
 {
     let Among { query, column, values, .. } = among;
     let per_value = <X::Backend as SeekDialect>::PER_VALUE;
-    let names = M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN);
+    let names = key_names::<M>();
     // SQLite's loop over the list seeks once per value itself; a union or `LATERAL` needs a
     // query it can copy and whose rows it can fetch by their keys.
     let united = Q::REPEATS && Q::MODEL_ALONE && !values.is_empty();
@@ -250,6 +249,13 @@ where
     Ok(Members::union(None, rows.collect(), merge, order, names, limit).load_rows(conn))
 }
 
+/// The output columns of the order's keys, one per key, by which a union or `LATERAL` page
+/// orders what its seeks found and fetches the query's rows by them; `None` where the query's
+/// selection does not name them so.
+fn key_names<M: SortOrder>() -> Option<&'static [&'static str]> {
+    M::SELECTED_NAMES.filter(|names| names.len() == <M::Keys as KeyShape>::LEN)
+}
+
 /// Whether a page among the set reads each value's first row first ([`heads_first`]): on
 /// PostgreSQL, for a set of at least the statement's `limit` values (with fewer, every value
 /// with a row is sought anyway), a query the seeks can copy and fetch rows of by their keys, and
@@ -264,7 +270,7 @@ where
         && Q::REPEATS
         && Q::MODEL_ALONE
         && !<M::Keys as KeyShape>::NULLABLE
-        && M::SELECTED_NAMES.is_some_and(|names| names.len() == <M::Keys as KeyShape>::LEN)
+        && key_names::<M>().is_some()
         && i64::try_from(among.values.len()).is_ok_and(|len| len >= limit)
 }
 
@@ -293,7 +299,7 @@ where
 {
     let Among { query, column, values, .. } = among;
     let unbuilt = || unplanned("a feed's first rows");
-    let names = M::SELECTED_NAMES.ok_or_else(unbuilt)?;
+    let names = key_names::<M>().ok_or_else(unbuilt)?;
     let leading = names.first().copied().ok_or_else(unbuilt)?;
     // The query itself, whose rows the page fetches by the keys the seeks found, and the
     // branches: each value's first row, the seeks held to the last first row that can enter

@@ -28,7 +28,7 @@ use diesel::{Expression, QueryResult};
 
 use super::dialect::{push_value, SeekDialect};
 use super::keys::{KeyShape, SeekKeys, SortColumns};
-use super::members::TOP_ALIAS;
+use super::members::walk_top_bound;
 use super::order_by::OrderBy;
 use super::seek::Seek;
 use super::walk::Walk;
@@ -128,11 +128,8 @@ where
             WindowEnd::Top { leading } => {
                 out.push_sql(and);
                 self.order.walk_leading(out.reborrow())?;
-                out.push_sql(if toward { " >= (SELECT min(" } else { " <= (SELECT max(" });
-                out.push_identifier(leading)?;
-                out.push_sql(") FROM ");
-                out.push_identifier(TOP_ALIAS)?;
-                out.push_sql("))");
+                walk_top_bound(out.reborrow(), toward, leading)?;
+                out.push_sql(")");
                 return Ok(());
             }
             WindowEnd::Subquery { offset } => offset,

@@ -60,7 +60,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::HasSqlType;
 use diesel::QueryResult;
 
-use super::{walk_rows_of, Members, PAGE_ALIAS, ROW_ALIAS, TOP_ALIAS};
+use super::{walk_rows_of, walk_top_bound, Members, PAGE_ALIAS, ROW_ALIAS, TOP_ALIAS};
 use crate::orders::SortOrder;
 use crate::sql::dialect::SeekDialect;
 use crate::sql::keys::{KeyShape, SortColumns};
@@ -181,9 +181,12 @@ where
         // At least `n` first rows: the values whose first row is at or before the last of them.
         self.walk_guarded(out.reborrow(), bounded, " >= ")?;
         out.push_sql(" AND ");
+        let leading = self.names.first().copied().unwrap_or_default();
         out.push_identifier(SET_ALIAS)?;
         out.push_sql(".");
-        self.walk_top_bound(out.reborrow())?;
+        out.push_identifier(leading)?;
+        let toward = <M::Columns as KeyShape>::LEADING_DESC != W::BACKWARD;
+        walk_top_bound(out.reborrow(), toward, leading)?;
         out.push_sql(") UNION ALL ");
         // Fewer: every value with a row.
         self.walk_guarded(out.reborrow(), rest, " < ")?;
@@ -213,20 +216,6 @@ where
         out.push_sql(")");
         out.push_sql(cmp);
         limit::<<Pg as SeekDialect>::LimitStyle, Pg>(out, &self.limit)
-    }
-
-    /// `"created_at" >= (SELECT min("created_at") FROM "__keyset_top")` (`<=` and `max` where
-    /// the walk ascends the leading key), the leading key's output column unqualified.
-    fn walk_top_bound(&self, mut out: AstPass<'_, '_, Pg>) -> QueryResult<()> {
-        let leading = self.names.first().copied().unwrap_or_default();
-        let toward = <M::Columns as KeyShape>::LEADING_DESC != W::BACKWARD;
-        out.push_identifier(leading)?;
-        out.push_sql(if toward { " >= (SELECT min(" } else { " <= (SELECT max(" });
-        out.push_identifier(leading)?;
-        out.push_sql(") FROM ");
-        out.push_identifier(TOP_ALIAS)?;
-        out.push_sql(")");
-        Ok(())
     }
 }
 

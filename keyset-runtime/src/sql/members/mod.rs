@@ -222,7 +222,25 @@ const PAGE_ALIAS: &str = "__keyset_page";
 
 /// The alias of the first rows of the values that can enter a PostgreSQL page
 /// ([`Members::headed`]), which [`WindowEnd::Top`](super::WindowEnd) bounds the seeks by.
-pub(super) const TOP_ALIAS: &str = "__keyset_top";
+const TOP_ALIAS: &str = "__keyset_top";
+
+/// ` >= (SELECT min("created_at") FROM "__keyset_top")` (` <= (SELECT max(..)) ..` where the
+/// walk ascends the leading key, `toward` false): at or before the last of the values' first
+/// rows that can enter a PostgreSQL page, on the leading key, whose output column is `leading`.
+/// The seeks held to it ([`WindowEnd::Top`](super::WindowEnd)) and the first rows kept by it
+/// (`lateral.rs`) write it after their own leading key.
+pub(super) fn walk_top_bound<DB: diesel::backend::Backend>(
+    mut out: AstPass<'_, '_, DB>,
+    toward: bool,
+    leading: &str,
+) -> QueryResult<()> {
+    out.push_sql(if toward { " >= (SELECT min(" } else { " <= (SELECT max(" });
+    out.push_identifier(leading)?;
+    out.push_sql(") FROM ");
+    out.push_identifier(TOP_ALIAS)?;
+    out.push_sql(")");
+    Ok(())
+}
 
 /// The number of branches a union of `values` runs (and of values an `IN (..)` list binds): one
 /// of four sizes per power of two, `values` rounded up to a quarter of the power of two below
