@@ -137,6 +137,34 @@ fn a_feed_among_many_values_reads_their_first_rows_then_only_those_that_can_ente
     }
 }
 
+/// A page among integers builds no hash table and sorts no row after it fetched them: the list
+/// is bound without its repeats (no `DISTINCT`) and the query's rows are joined to the keys the
+/// seeks found (no `IN`), which come in the page's order. With `SELECT DISTINCT unnest($1)` and
+/// `(created_at, id) IN (..)` each page built two hash tables and sorted its rows again. Among
+/// fewer values than a page and among more, repeats in the list.
+#[test]
+fn a_feed_among_integers_hashes_nothing_and_sorts_no_row_after_the_join() {
+    let mut conn = seeded();
+    let few: Vec<i64> = vec![1, 2, 2, 3, 3, 3];
+    let many: Vec<i64> = (1..=AUTHORS).chain(1..=5).collect();
+    for authors in [few, many] {
+        let first = PageRequest::first(PAGE);
+        let (loaded, ran) = run_recorded(&mut conn, |conn| feed(conn, &authors, &first).unwrap());
+        assert_eq!(loaded.items.len(), PAGE as usize, "{authors:?}");
+        assert_eq!(ran.len(), 1, "{authors:?}: one statement: {ran:#?}");
+        let plan = plan(&mut conn, &Recorded::parse(&ran[0]));
+        let what = format!("{authors:?}: {}\n{}", ran[0], plan.text);
+        let hashes = ["HashAggregate", "Hash Join", "Hash Semi Join", "Hash ", "Unique", "SetOp"];
+        for line in plan.text.lines() {
+            let kind = line.trim_start();
+            assert!(!hashes.iter().any(|hash| kind.starts_with(hash)), "{kind}: {what}");
+        }
+        let rows: Vec<&Read> = plan.reads.iter().filter(|read| read.by_key).collect();
+        assert!(!rows.is_empty(), "no row fetched by its keys: {what}");
+        assert!(rows.iter().all(|read| !read.sorted), "rows sorted after the join: {what}");
+    }
+}
+
 #[derive(diesel::QueryableByName, Debug)]
 struct Prepared {
     #[diesel(sql_type = Text)]

@@ -219,7 +219,7 @@ where
     if per_value == PerValue::Lateral {
         let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
         let branch = Limit::<_, X, Conn>::new(branch, limit);
-        let members = Members::lateral(outer, branch, values, order, names, limit);
+        let members = Members::lateral(outer, branch, lateral(values), order, names, limit);
         return Ok(members.load_rows(conn));
     }
     // One branch per distinct value, padded (`padded`: four sizes per power of two) by
@@ -247,6 +247,17 @@ where
     }
     let rows = branches.map(|(branch, limit)| Limit::<_, X, Conn>::new(branch, limit));
     Ok(Members::union(None, rows.collect(), merge, order, names, limit).load_rows(conn))
+}
+
+/// The values a `LATERAL` page binds, and how its seeks' rows merge: values written alike when
+/// equal (integers, UUIDs, ..) without their repeats, each finding rows no other value finds;
+/// others as given, which the statement makes distinct (`sql/members/lateral.rs`).
+fn lateral<V: CursorValue>(values: Vec<V>) -> (Vec<V>, Merge) {
+    if V::EXACT_EQ {
+        (distinct(values), Merge::All)
+    } else {
+        (values, Merge::Distinct)
+    }
 }
 
 /// The output columns of the order's keys, one per key, by which a union or `LATERAL` page
@@ -292,6 +303,7 @@ where
     W: Walk,
     Q: Paginate + Repeat + FilterDsl<Member<C, V>>,
     C: Column<Table: Default> + Clone,
+    V: CursorValue,
     Of<Q, C, V>: FilterDsl<Window<M, W, C::Table>>,
     Filter<Of<Q, C, V>, Window<M, W, C::Table>>: OrderDsl<OrderBy<M, W>>,
     Members<Past<Of<Q, C, V>, Window<M, W, C::Table>, M, W, X, Conn>, M, W, C, V, Q>:
@@ -316,7 +328,7 @@ where
         })
         .collect();
     let built = <[_; 3]>::try_from(built).map_err(|_| unbuilt())?;
-    let members = Members::headed(outer, built, values, order, names, limit);
+    let members = Members::headed(outer, built, lateral(values), order, names, limit);
     Ok(members.load_rows(conn))
 }
 

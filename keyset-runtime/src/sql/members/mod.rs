@@ -11,7 +11,7 @@
 //!
 //! - **PostgreSQL**: the values as one array, `LATERAL`-joined to the page's query with
 //!   `author_id = "__keyset_set"."__keyset_v"`: one statement text for every set, prepared and
-//!   planned once (`DISTINCT` keeps a repeated value from repeating its rows); for a set of at
+//!   planned once (the list's repeats dropped, so that no value repeats its rows); for a set of at
 //!   least a page's values, each value's first row is read first, and only the values whose
 //!   first rows can enter the page are sought further (`lateral.rs`);
 //! - **SQLite**: the plain `IN (..)` list, which SQLite runs as a loop over the values, each a
@@ -56,14 +56,15 @@ use super::order_by::OrderBy;
 use super::walk::Walk;
 use crate::orders::SortOrder;
 
-/// How a union merges its branches' rows.
+/// How the seeks' rows merge: a union's branches, or the values `LATERAL` joins to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(feature = "mysql_backend"), allow(dead_code))]
 pub(crate) enum Merge {
-    /// `UNION ALL`: the branches find distinct rows (one seek per distinct integer, ..).
+    /// The seeks find distinct rows (one per distinct integer, ..): `UNION ALL`; on PostgreSQL
+    /// the values bound as they are and the query's rows joined to the keys found.
     All,
-    /// `UNION`: two branches may find one row, which it keeps once (values that a collation
-    /// holds equal, `'apple'` and `'Apple'`).
+    /// Two seeks may find one row, kept once (values that a collation holds equal, `'apple'`
+    /// and `'Apple'`): `UNION`; on PostgreSQL `DISTINCT` values and the query's rows matched to
+    /// the keys found by `IN`.
     Distinct,
 }
 
@@ -84,7 +85,6 @@ impl Merge {
 #[doc(hidden)]
 pub struct Members<S, M: SortOrder, W, C, V, R> {
     branches: Vec<S>,
-    #[cfg_attr(not(feature = "mysql_backend"), allow(dead_code))]
     merge: Merge,
     /// The query itself, whose rows the page fetches by the keys the seeks found.
     outer: Option<R>,
@@ -115,17 +115,17 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
         Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
     }
 
-    /// `branch` joined `LATERAL` to each of `values`, for the keys of the rows of `outer` (the
-    /// query itself) to load, or without it for the seeks' own rows.
+    /// `branch` joined `LATERAL` to each of `values`, merged as `merge` says: the keys of the
+    /// rows of `outer` (the query itself) to load, or without it the seeks' own rows.
     pub(crate) fn lateral(
         outer: Option<R>,
         branch: S,
-        values: Vec<V>,
+        (values, merge): (Vec<V>, Merge),
         order: OrderBy<M, W>,
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let (branches, merge, headed) = (vec![branch], Merge::All, false);
+        let (branches, headed) = (vec![branch], false);
         Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
     }
 
@@ -137,12 +137,12 @@ impl<S, M: SortOrder, W, C, V, R> Members<S, M, W, C, V, R> {
     pub(crate) fn headed(
         outer: R,
         [head, bounded, rest]: [S; 3],
-        values: Vec<V>,
+        (values, merge): (Vec<V>, Merge),
         order: OrderBy<M, W>,
         names: &'static [&'static str],
         limit: i64,
     ) -> Self {
-        let (branches, merge, outer) = (vec![head, bounded, rest], Merge::All, Some(outer));
+        let (branches, outer) = (vec![head, bounded, rest], Some(outer));
         let headed = true;
         Members { branches, merge, outer, values, order, names, limit, headed, column: PhantomData }
     }
