@@ -68,6 +68,7 @@ mod suite;
 mod shards_db;
 
 mod feed_plan;
+mod feed_reads;
 
 mod hygiene;
 mod levels;

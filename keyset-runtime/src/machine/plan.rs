@@ -3,7 +3,7 @@
 
 use super::statement::Statement;
 use crate::orders::SortOrder;
-use crate::sql::{KeyShape, OrderBy, Region, Seek, SeekDialect, SeekLevel, Stop, Walk};
+use crate::sql::{KeyShape, OrderBy, PerValue, Region, Seek, SeekDialect, SeekLevel, Stop, Walk};
 
 /// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
 /// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
@@ -128,7 +128,10 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     let row_value = DB::ROW_VALUES
         && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
     let names = M::SELECTED_NAMES.filter(|names| names.len() == len);
-    if repeats && leveled && DB::SEEK_PER_TIE_LEVEL {
+    // A feed's loop over its values seeks each value's rows in the prefix's index, where the
+    // cursor's tie group is that value's rows at the cursor's values alone: one statement.
+    let per_value_loop = copies.probe.is_some() && DB::PER_VALUE == PerValue::InLoop;
+    if repeats && leveled && DB::SEEK_PER_TIE_LEVEL && !per_value_loop {
         // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
         Plan::Levels { level: levels, nulls_next: seek.next_region(), inclusive: stop.inclusive }
     } else if let (true, Some(names)) = (
