@@ -219,7 +219,7 @@ where
     if per_value == PerValue::Lateral {
         let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
         let branch = Limit::<_, X, Conn>::new(branch, limit);
-        let members = Members::lateral(outer, branch, lateral(values), order, names, limit);
+        let members = Members::lateral(outer, branch, lateral_values(values), order, names, limit);
         return Ok(members.load_rows(conn));
     }
     // One branch per distinct value, padded (`padded`: four sizes per power of two) by
@@ -252,7 +252,7 @@ where
 /// The values a `LATERAL` page binds, and how its seeks' rows merge: values written alike when
 /// equal (integers, UUIDs, ..) without their repeats, each finding rows no other value finds;
 /// others as given, which the statement makes distinct (`sql/members/lateral.rs`).
-fn lateral<V: CursorValue>(values: Vec<V>) -> (Vec<V>, Merge) {
+fn lateral_values<V: CursorValue>(values: Vec<V>) -> (Vec<V>, Merge) {
     if V::EXACT_EQ {
         (distinct(values), Merge::All)
     } else {
@@ -328,7 +328,7 @@ where
         })
         .collect();
     let built = <[_; 3]>::try_from(built).map_err(|_| unbuilt())?;
-    let members = Members::headed(outer, built, lateral(values), order, names, limit);
+    let members = Members::headed(outer, built, lateral_values(values), order, names, limit);
     Ok(members.load_rows(conn))
 }
 

@@ -60,7 +60,7 @@ use crate::orders::SortOrder;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Merge {
     /// The seeks find distinct rows (one per distinct integer, ..): `UNION ALL`; on PostgreSQL
-    /// the values bound as they are and the query's rows joined to the keys found.
+    /// the list bound without its repeats and the query's rows joined to the keys found.
     All,
     /// Two seeks may find one row, kept once (values that a collation holds equal, `'apple'`
     /// and `'Apple'`): `UNION`; on PostgreSQL `DISTINCT` values and the query's rows matched to
