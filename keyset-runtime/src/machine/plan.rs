@@ -14,6 +14,9 @@ pub(crate) struct Copies {
     /// A page among a set of this many values (a feed), whose first statement may be the plain
     /// filter within a window of the order's index (`sql/window.rs`).
     pub(crate) probe: Option<usize>,
+    /// A page among a set of values, whatever its statements (the window needs more of the
+    /// query than a feed's seeks do).
+    pub(crate) among: bool,
 }
 
 /// The statements that remain.
@@ -130,7 +133,7 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     let names = M::SELECTED_NAMES.filter(|names| names.len() == len);
     // A feed's loop over its values seeks each value's rows in the prefix's index, where the
     // cursor's tie group is that value's rows at the cursor's values alone: one statement.
-    let per_value_loop = copies.probe.is_some() && DB::PER_VALUE == PerValue::InLoop;
+    let per_value_loop = copies.among && DB::PER_VALUE == PerValue::InLoop;
     if repeats && leveled && DB::SEEK_PER_TIE_LEVEL && !per_value_loop {
         // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
         Plan::Levels { level: levels, nulls_next: seek.next_region(), inclusive: stop.inclusive }

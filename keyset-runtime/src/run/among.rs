@@ -219,15 +219,14 @@ where
     if per_value == PerValue::Lateral {
         let branch = build(FilterDsl::filter(query, Member::lateral(column)), order.again());
         let branch = Limit::<_, X, Conn>::new(branch, limit);
-        let members = Members::lateral(outer, branch, lateral_values(values), order, names, limit);
+        let members = Members::lateral(outer, branch, distinct_values(values), order, names, limit);
         return Ok(members.load_rows(conn));
     }
     // One branch per distinct value, padded (`padded`: four sizes per power of two) by
     // branches that read nothing (`LIMIT 0`, the last value bound again: the statement text
     // depends on the count alone). Values the database may hold equal though they differ here (text under a
     // collation, ..) are merged by `UNION`, which keeps their rows once, as `IN (..)` does.
-    let values = distinct(values);
-    let merge = if V::EXACT_EQ { Merge::All } else { Merge::Distinct };
+    let (values, merge) = distinct_values(values);
     let (count, last) = (values.len(), values.len() - 1);
     let picks = (0..padded(count)).map(|index| values[index.min(last)].clone()).collect();
     let branches =
@@ -249,15 +248,13 @@ where
     Ok(Members::union(None, rows.collect(), merge, order, names, limit).load_rows(conn))
 }
 
-/// The values a `LATERAL` page binds, and how its seeks' rows merge: values written alike when
-/// equal (integers, UUIDs, ..) without their repeats, each finding rows no other value finds;
-/// others as given, which the statement makes distinct (`sql/members/lateral.rs`).
-fn lateral_values<V: CursorValue>(values: Vec<V>) -> (Vec<V>, Merge) {
-    if V::EXACT_EQ {
-        (distinct(values), Merge::All)
-    } else {
-        (values, Merge::Distinct)
-    }
+/// The values a union or `LATERAL` page seeks, without their repeats, and how its seeks' rows
+/// merge: values written alike when equal (integers, UUIDs, ..) each find rows no other value
+/// finds ([`Merge::All`]); others may find rows another finds, which the statement keeps once
+/// ([`Merge::Distinct`], `sql/members/`).
+fn distinct_values<V: CursorValue>(values: Vec<V>) -> (Vec<V>, Merge) {
+    let merge = if V::EXACT_EQ { Merge::All } else { Merge::Distinct };
+    (distinct(values), merge)
 }
 
 /// The output columns of the order's keys, one per key, by which a union or `LATERAL` page
@@ -328,7 +325,7 @@ where
         })
         .collect();
     let built = <[_; 3]>::try_from(built).map_err(|_| unbuilt())?;
-    let members = Members::headed(outer, built, lateral_values(values), order, names, limit);
+    let members = Members::headed(outer, built, distinct_values(values), order, names, limit);
     Ok(members.load_rows(conn))
 }
 

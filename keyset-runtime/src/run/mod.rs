@@ -89,6 +89,7 @@ where
         probe: query
             .probes()
             .filter(|_| Q::REPEATS && Q::MODEL_ALONE && O::SELECTED_NAMES.is_some()),
+        among: query.probes().is_some(),
     };
     // A page among a set refuses the set before any statement, as its count does.
     let engine = <X::Backend as SeekDialect>::ENGINE;

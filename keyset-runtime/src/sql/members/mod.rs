@@ -209,12 +209,22 @@ where
 {
     out.push_sql("SELECT ");
     out.push_identifier(ROW_ALIAS)?;
-    out.push_sql(".* FROM (");
-    outer.walk_ast(out.reborrow())?;
-    out.push_sql(") AS ");
-    out.push_identifier(ROW_ALIAS)?;
+    out.push_sql(".* FROM ");
+    walk_row_source(out.reborrow(), outer)?;
     out.push_sql(" WHERE");
     Ok(())
+}
+
+/// `(outer) AS "__keyset_row"`: the query whose rows the page fetches by the keys found.
+fn walk_row_source<'b, DB, R>(mut out: AstPass<'_, 'b, DB>, outer: &'b R) -> QueryResult<()>
+where
+    DB: diesel::backend::Backend,
+    R: QueryFragment<DB>,
+{
+    out.push_sql("(");
+    outer.walk_ast(out.reborrow())?;
+    out.push_sql(") AS ");
+    out.push_identifier(ROW_ALIAS)
 }
 
 /// The alias of the seeks' merged page.
