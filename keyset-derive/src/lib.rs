@@ -39,6 +39,7 @@ use proc_macro::TokenStream;
 /// | `#[diesel(table_name = ..)]` | the struct | Diesel's: `table_name = posts` or a path, `schema::posts` | the struct's name in snake case plus `s`, as Diesel infers it (`BlogPost` → `blog_posts`) |
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 /// | `#[keyset(reads_and_sorts)]` | the struct | `#[keyset(reads_and_sorts)]`, no value | none: an order of a joined table's columns must lead with them, end them with that table's primary key, and the struct declare the column that joins it as a `prefix(..)` (see the joins guide); this keeps any other such order, whose pages read every row the join matches past the cursor and sort them |
+/// | `#[keyset(postgres_fdw)]` | the struct | `#[keyset(postgres_fdw)]`, no value | none: the table is read through postgres_fdw (foreign tables, or a table partitioned over them), so every order seeks without the row value postgres_fdw does not send on to the servers that hold the rows (see the shards guide) |
 /// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker); the joined table's keys get their index on that table |
 ///
 /// The sort keys are the `#[sort(..)]` fields, **in field order**: the first is the leading key

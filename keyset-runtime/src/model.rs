@@ -75,6 +75,12 @@ pub trait Keyset: Sized + 'static {
     /// walk the groups one at a time (see `SeekDialect::WALK_GROUPS`). 0 otherwise.
     #[doc(hidden)]
     const GROUP_KEYS: usize = 0;
+    /// Whether the table is read through postgres_fdw (`#[keyset(postgres_fdw)]`): pages then
+    /// write their seeks as postgres_fdw sends them on to the servers that hold the rows, with
+    /// no row value (it sends none: each server would read the cursor's whole tie group, and
+    /// the rows past it, for the coordinator to filter), and a tie level's equality as `=`.
+    #[doc(hidden)]
+    const POSTGRES_FDW: bool = false;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
     /// the sort keys in order with their directions, one led by each `prefix(..)`, and a unique
     /// index for a `#[tiebreaker(unique)]` column. An order led by a joined table's keys gets a
@@ -170,6 +176,7 @@ impl<M: Keyset> SortOrder for M {
     const MAX_TOKEN_LEN: usize = M::MAX_TOKEN_LEN;
     const SELECTED_NAMES: Option<&'static [&'static str]> = M::SELECTED_NAMES;
     const GROUP_KEYS: usize = M::GROUP_KEYS;
+    const POSTGRES_FDW: bool = M::POSTGRES_FDW;
 
     fn cursor(row: &M) -> M::Cursor {
         row.cursor()

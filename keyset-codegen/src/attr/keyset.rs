@@ -1,8 +1,9 @@
 //! The struct's `#[keyset(..)]` options: `max_token_len = ..`, `listing = ".."`, the named sort
 //! orders, `order(new: created_at desc, id desc)`, the names of the generated types,
 //! `cursor = ..` and `order_enum = ..`, `text_collation = ".."` for pages merged across
-//! shards, the equality prefixes of filtered listings, `prefix(author_id)`, and
-//! `reads_and_sorts`, which keeps an order of a joined table's columns that no index serves.
+//! shards, the equality prefixes of filtered listings, `prefix(author_id)`,
+//! `reads_and_sorts`, which keeps an order of a joined table's columns that no index serves, and
+//! `postgres_fdw`, for a table read through PostgreSQL's foreign data wrapper.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -46,6 +47,9 @@ pub struct KeysetStruct {
     /// no index serves (not led by them, or not ending them with its primary key), whose pages
     /// read every row the join matches and sort them.
     pub reads_and_sorts: Option<Span>,
+    /// `postgres_fdw`, at its span: the table is read through postgres_fdw (foreign tables, or
+    /// a table partitioned over them), so pages write no row value, which it does not send on.
+    pub postgres_fdw: Option<Span>,
 }
 
 /// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
@@ -56,7 +60,7 @@ const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
      `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
      `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]`, \
-     `#[keyset(prefix(author_id))]` or `#[keyset(reads_and_sorts)]`";
+     `#[keyset(prefix(author_id))]`, `#[keyset(reads_and_sorts)]` or `#[keyset(postgres_fdw)]`";
 
 /// The options, for "did you mean".
 const OPTIONS: &[&str] = &[
@@ -68,6 +72,7 @@ const OPTIONS: &[&str] = &[
     "text_collation",
     "prefix",
     "reads_and_sorts",
+    "postgres_fdw",
 ];
 
 /// Reads one `#[keyset(..)]` attribute of the struct into `out`, recording each mistake in
@@ -144,20 +149,10 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
         prefix_option(input, out)
     } else if lookahead.peek(kw::reads_and_sorts) {
         let key = input.parse::<kw::reads_and_sorts>()?;
-        if out.reads_and_sorts.is_some() {
-            return Err(syn::Error::new(
-                key.span,
-                "`reads_and_sorts` is given twice: write it once",
-            ));
-        }
-        if !input.is_empty() && !input.peek(Token![,]) {
-            return Err(syn::Error::new(
-                input.span(),
-                "`reads_and_sorts` takes no value: write `#[keyset(reads_and_sorts)]`",
-            ));
-        }
-        out.reads_and_sorts = Some(key.span);
-        Ok(())
+        flag(input, key.span, "reads_and_sorts", &mut out.reads_and_sorts)
+    } else if lookahead.peek(kw::postgres_fdw) {
+        let key = input.parse::<kw::postgres_fdw>()?;
+        flag(input, key.span, "postgres_fdw", &mut out.postgres_fdw)
     } else {
         let word = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any);
         // `order` and `prefix` take parentheses: a misspelled order (`ordre(..)`) may declare
@@ -173,8 +168,8 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
                 word.span(),
                 format!(
                     "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
-                     `listing`, `order`, `cursor`, `order_enum`, `text_collation`, `prefix` or \
-                     `reads_and_sorts`; \
+                     `listing`, `order`, `cursor`, `order_enum`, `text_collation`, `prefix`, \
+                     `reads_and_sorts` or `postgres_fdw`; \
                      {KEYSET_SYNTAX}",
                     hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),
@@ -312,5 +307,20 @@ fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> 
         ));
     };
     out.max_token_len = Some(len);
+    Ok(())
+}
+
+/// An option without a value, `reads_and_sorts`, at `span`, into `out`.
+fn flag(input: ParseStream, span: Span, option: &str, out: &mut Option<Span>) -> syn::Result<()> {
+    if out.is_some() {
+        return Err(syn::Error::new(span, format!("`{option}` is given twice: write it once")));
+    }
+    if !input.is_empty() && !input.peek(Token![,]) {
+        return Err(syn::Error::new(
+            input.span(),
+            format!("`{option}` takes no value: write `#[keyset({option})]`"),
+        ));
+    }
+    *out = Some(span);
     Ok(())
 }

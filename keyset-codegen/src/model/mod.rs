@@ -65,6 +65,9 @@ pub struct Model<'a> {
     /// `#[keyset(reads_and_sorts)]`, at its span: orders of a joined table's columns that no
     /// index serves are kept, their pages reading and sorting what the join matches.
     pub reads_and_sorts: Option<proc_macro2::Span>,
+    /// `#[keyset(postgres_fdw)]`: the table is read through postgres_fdw, which sends no row
+    /// value to the servers holding the rows: the orders' seeks are written as it sends them.
+    pub postgres_fdw: bool,
 }
 
 /// A field with `#[sort(..)]`.
@@ -265,6 +268,7 @@ impl<'a> Model<'a> {
             own_columns,
             prefixes: options.prefixes,
             reads_and_sorts: options.reads_and_sorts,
+            postgres_fdw: options.postgres_fdw.is_some(),
         })
     }
 

@@ -129,6 +129,7 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     let repeats = copies.repeats;
     // Among a nullable leading key's values a row value of uniform directions is exact already.
     let row_value = DB::ROW_VALUES
+        && !M::POSTGRES_FDW
         && (<M::Keys as KeyShape>::VALUES_ALL_ASC || <M::Keys as KeyShape>::VALUES_ALL_DESC);
     let names = M::SELECTED_NAMES.filter(|names| names.len() == len);
     // A feed's loop over its values seeks each value's rows in the prefix's index, where the

@@ -48,6 +48,8 @@ pub trait SortOrder: 'static {
     /// end with that table's primary key, checked by the derive (`Keyset::GROUP_KEYS`); 0 for
     /// an order of the model's own keys, or one the derive leaves unchecked (`reads_and_sorts`).
     const GROUP_KEYS: usize = 0;
+    /// Whether the table is read through postgres_fdw (see `Keyset::POSTGRES_FDW`).
+    const POSTGRES_FDW: bool = false;
 
     /// The cursor pointing at `row`.
     fn cursor(row: &Self::Row) -> Self::Cursor;

@@ -345,16 +345,17 @@ pub trait LevelKeys<DB: Backend + SeekDialect>: SeekKeys<DB> {
     ) -> QueryResult<()>;
     /// `c1 = ? AND c2 = ?`, equal to the cursor on the first `depth` keys (a group's rows, see
     /// `SortOrder::GROUP_KEYS`), and with `rest` past it on the keys that follow as that stop
-    /// says, in one predicate shaped as a seek is (the rest of the cursor's group). Planned
-    /// only for lists without a nullable key, whose keys override it.
+    /// says, in one predicate shaped as a seek is (the rest of the cursor's group; a row value
+    /// only with `row_values`). Planned only for lists without a nullable key, whose keys
+    /// override it.
     fn walk_group<'b>(
         &'b self,
         out: AstPass<'_, 'b, DB>,
-        backward: bool,
+        backward_row_values: (bool, bool),
         depth: usize,
         rest: Option<Stop>,
     ) -> QueryResult<()> {
-        let _ = (out, backward, depth, rest);
+        let _ = (out, backward_row_values, depth, rest);
         Err(ungrouped())
     }
 }

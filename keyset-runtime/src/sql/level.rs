@@ -109,21 +109,36 @@ where
         let (level, inclusive) = match self.part {
             Part::Level { level, inclusive } => (level, inclusive),
             Part::Start { stop, region } => {
-                return walk_seek(&self.keys, out, (W::BACKWARD, region), stop)
+                return walk_seek(&self.keys, out, (W::BACKWARD, region, !M::POSTGRES_FDW), stop)
             }
             Part::Either { stop } => {
                 out.push_sql("(");
-                walk_seek(&self.keys, out.reborrow(), (W::BACKWARD, Region::Whole), stop)?;
+                walk_seek(
+                    &self.keys,
+                    out.reborrow(),
+                    (W::BACKWARD, Region::Whole, !M::POSTGRES_FDW),
+                    stop,
+                )?;
                 if let Some(other) = &self.other {
                     out.push_sql(" OR ");
-                    walk_seek(other, out.reborrow(), (W::BACKWARD, Region::Whole), stop)?;
+                    walk_seek(
+                        other,
+                        out.reborrow(),
+                        (W::BACKWARD, Region::Whole, !M::POSTGRES_FDW),
+                        stop,
+                    )?;
                 }
                 out.push_sql(")");
                 return Ok(());
             }
             Part::Group { depth, rest } => {
                 out.push_sql("(");
-                self.keys.walk_group(out.reborrow(), W::BACKWARD, depth, rest)?;
+                self.keys.walk_group(
+                    out.reborrow(),
+                    (W::BACKWARD, !M::POSTGRES_FDW),
+                    depth,
+                    rest,
+                )?;
                 out.push_sql(")");
                 return Ok(());
             }
@@ -139,8 +154,11 @@ where
         // exactly, and the statement still gets generic plans (a redundant `k1 <= $1` beside
         // the equality kept it on custom plans, the planner multiplying the two estimates).
         // Only the last: after a range on a key, an index stops its scan on no later key.
-        // Measured by hand on 1,000,000 rows (see `union.rs`).
-        let range = DB::UNITE_TIE_LEVELS && level == <M::Keys as KeyShape>::LEN;
+        // Measured by hand on 1,000,000 rows (see `union.rs`). Not through postgres_fdw: the
+        // coordinator then estimated the level at a row per partition and sorted the level's
+        // rows itself, each server sending all of them unordered, where with the equality it
+        // merges the servers' rows in order (and each server plans its own statement anew).
+        let range = DB::UNITE_TIE_LEVELS && !M::POSTGRES_FDW && level == <M::Keys as KeyShape>::LEN;
         self.keys.walk_level(out.reborrow(), W::BACKWARD, level, (range, inclusive))?;
         out.push_sql(")");
         Ok(())

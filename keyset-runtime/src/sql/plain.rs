@@ -194,7 +194,7 @@ impl<DB: Backend + SeekDialect> LevelKeys<DB> for End {
     fn walk_group<'b>(
         &'b self,
         _: AstPass<'_, 'b, DB>,
-        _: bool,
+        _: (bool, bool),
         _: usize,
         _: Option<Stop>,
     ) -> QueryResult<()> {
@@ -229,19 +229,21 @@ where
     fn walk_group<'b>(
         &'b self,
         mut out: AstPass<'_, 'b, DB>,
-        backward: bool,
+        (backward, row_values): (bool, bool),
         depth: usize,
         rest: Option<Stop>,
     ) -> QueryResult<()> {
         match (depth, rest) {
             // The keys after the group's, as a seek of their own list.
-            (0, Some(stop)) => return walk_seek(self, out, (backward, Region::Whole), stop),
+            (0, Some(stop)) => {
+                return walk_seek(self, out, (backward, Region::Whole, row_values), stop)
+            }
             (0, None) => return Ok(()),
             _ => self.compare(out.reborrow(), " = ")?,
         }
         if depth > 1 || rest.is_some() {
             out.push_sql(" AND ");
-            self.next.walk_group(out, backward, depth - 1, rest)?;
+            self.next.walk_group(out, (backward, row_values), depth - 1, rest)?;
         }
         Ok(())
     }

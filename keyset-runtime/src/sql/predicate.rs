@@ -11,11 +11,12 @@ use super::keys::{Region, SeekKeys, Stop};
 
 /// The rows past `keys`' values as `stop` says, in the walk (`backward`) within `region`, as
 /// one predicate in the shape `DB` seeks best: a cursor's [`Seek`], and a start's
-/// (`SeekLevel::start`).
+/// (`SeekLevel::start`). Without `row_values` (an order read through postgres_fdw,
+/// `SortOrder::POSTGRES_FDW`), the OR expansion where `DB` would compare a row value.
 pub(super) fn walk_seek<'b, DB, K>(
     keys: &'b K,
     mut out: AstPass<'_, 'b, DB>,
-    (backward, region): (bool, Region),
+    (backward, region, row_values): (bool, Region, bool),
     stop: Stop,
 ) -> QueryResult<()>
 where
@@ -32,7 +33,12 @@ where
         && (K::VALUES_ALL_ASC || K::VALUES_ALL_DESC);
     if region == Region::Next {
         keys.walk_next_region(out.reborrow())?;
-    } else if compared == K::LEN && compared > 1 && (uniform || values) && DB::ROW_VALUES {
+    } else if compared == K::LEN
+        && compared > 1
+        && (uniform || values)
+        && DB::ROW_VALUES
+        && row_values
+    {
         // The leading bound beside the row value: PostgreSQL prunes partitions on
         // `created_at <= ?` (at plan time, or at executor start under a generic plan), not on a
         // row comparison, which visits every partition on the cursor's far side.

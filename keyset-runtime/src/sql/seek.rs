@@ -157,7 +157,7 @@ where
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        walk_seek(&self.keys, out, (W::BACKWARD, self.region), Stop::PAST)
+        walk_seek(&self.keys, out, (W::BACKWARD, self.region, !M::POSTGRES_FDW), Stop::PAST)
     }
 }
 
