@@ -52,22 +52,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fail() { # message, then the servers' error logs
-    echo "replica-mariadb.sh: $1" >&2
-    for log in "$work"/*.log; do
-        [ -f "$log" ] && { echo "--- $log" >&2; tail -n 30 "$log" >&2; }
-    done
-    exit 1
-}
-
-# A port nothing listens on, from $1 up. Below Linux's ephemeral range (32768-60999): a client
-# socket of the run (a test's connection) can hold a port in that range without listening on
-# it, and the server's bind then fails ("could not create listen socket", seen in CI).
-free_port() {
-    local port=$1
-    while (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
+source tests/cluster-lib.sh
 declare -A port=()
 port[primary]=$(free_port 23306)
 port[replica]=$(free_port $((port[primary] + 1)))

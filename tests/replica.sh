@@ -13,13 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)}
+source tests/cluster-lib.sh
 [ -x "$PG_BIN/initdb" ] || { echo "replica.sh: no initdb in $PG_BIN (set PG_BIN)" >&2; exit 1; }
-
-# initdb refuses root: the clusters belong to the postgres OS user when the script runs as root.
-as_pg() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
 
 # Built before the clusters start, so that they do not wait on the compiler: one binary, both
 # backends' tests.
@@ -30,12 +25,7 @@ work=$(mktemp -d -t keyset-replica.XXXXXX)
 chmod 700 "$work"
 
 stop_clusters() {
-    for cluster in standby primary; do
-        if [ -f "$work/$cluster/postmaster.pid" ]; then
-            as_pg "$PG_BIN/pg_ctl" -D "$work/$cluster" -m fast -w -t 30 stop > /dev/null ||
-                as_pg "$PG_BIN/pg_ctl" -D "$work/$cluster" -m immediate -w stop > /dev/null || true
-        fi
-    done
+    pg_stop standby primary
     rm -rf "$work"
 }
 
@@ -46,22 +36,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fail() { # message, then the logs of the clusters
-    echo "replica.sh: $1" >&2
-    for log in "$work"/*.log; do
-        [ -f "$log" ] && { echo "--- $log" >&2; tail -n 30 "$log" >&2; }
-    done
-    exit 1
-}
-
-# A port nothing listens on, from $1 up. Below Linux's ephemeral range (32768-60999): a client
-# socket of the run (a test's connection) can hold a port in that range without listening on
-# it, and the server's bind then fails ("could not create listen socket", seen in CI).
-free_port() {
-    local port=$1
-    while (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
 primary_port=$(free_port 25432)
 standby_port=$(free_port $((primary_port + 1)))
 

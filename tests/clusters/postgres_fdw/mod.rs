@@ -1,0 +1,289 @@
+//! A coordinator (`KEYSET_FDW_COORDINATOR_URL`) whose `stories` table is partitioned over
+//! postgres_fdw foreign tables, one partition on each of two shard servers
+//! (`KEYSET_FDW_SHARD_PORTS`, on 127.0.0.1), in two layouts, each a database of its own on
+//! every server: [`Layout::Hashed`], by hash of the id, and [`Layout::Ranged`], by range of
+//! `created_at`. Each shard's table has the indexes the models declare; the coordinator's, being
+//! partitioned over foreign tables, has none of its own.
+//!
+//! [`fixture`] builds a layout afresh and seeds it; the tests hold its lock, one at a time.
+
+mod plans;
+mod walks;
+
+use std::sync::{Mutex, MutexGuard};
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use keyset_runtime::migration::Backend;
+use keyset_runtime::migration::IndexDdl;
+use keyset_runtime::Keyset;
+use keyset_tests::schema::stories;
+use keyset_tests::seed::timestamp;
+
+/// The listing read through the coordinator, as an application declares it there: no order
+/// compares a row value, which postgres_fdw would not send to the shards. Uniform, mixed and
+/// nullable-leading named orders; `paginate` pages in `new`.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = stories)]
+#[keyset(postgres_fdw)]
+#[keyset(order(new: created_at desc, id desc), order(mixed: score asc, created_at desc, id asc))]
+#[keyset(order(due: published_at asc nulls last, id asc))]
+pub struct RemoteStory {
+    #[tiebreaker]
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub score: i32,
+    pub title: String,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+/// `new` as a field order without `#[keyset(postgres_fdw)]`: the row value every other
+/// PostgreSQL listing seeks with, which stays on the coordinator.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = stories)]
+pub struct LocalNew {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+/// `new` as a field order with `#[keyset(postgres_fdw)]`.
+#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
+#[diesel(table_name = stories)]
+#[keyset(postgres_fdw)]
+pub struct RemoteNew {
+    #[sort(desc)]
+    pub created_at: NaiveDateTime,
+    #[sort(desc)]
+    #[tiebreaker]
+    pub id: i64,
+}
+
+#[derive(Insertable, Debug, Clone)]
+#[diesel(table_name = stories)]
+pub struct NewStory {
+    pub id: i64,
+    pub created_at: NaiveDateTime,
+    pub score: i32,
+    pub title: String,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+/// The story with the given id: 13 timestamps (heavy ties on `created_at`), 4 scores, about one
+/// in nine unpublished (NULL).
+pub fn story(id: i64) -> NewStory {
+    NewStory {
+        id,
+        created_at: timestamp((id * 7) % 13),
+        score: (id % 4) as i32,
+        title: format!("story {id:05}"),
+        published_at: (id % 9 != 0).then(|| timestamp((id * 5) % 11)),
+    }
+}
+
+/// The rows the walks' tables are seeded with.
+pub const SEED_ROWS: i64 = 400;
+/// The rows the plans' tables are seeded with: tie groups of 1,000 rows, which the coordinator
+/// does not sort itself rather than have each shard send them in order (with a few rows per
+/// group, it may).
+pub const PLAN_ROWS: i64 = 13_000;
+
+/// How the coordinator's `stories` is partitioned over the shards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Layout {
+    /// `PARTITION BY HASH (id)`: every page reads both shards.
+    Hashed,
+    /// `PARTITION BY RANGE (created_at)`, split at [`split`]: the coordinator prunes the shard
+    /// behind a cursor's leading bound.
+    Ranged,
+}
+
+pub const LAYOUTS: [Layout; 2] = [Layout::Hashed, Layout::Ranged];
+
+impl Layout {
+    /// The database on the coordinator and on each shard.
+    fn database(self) -> &'static str {
+        match self {
+            Layout::Hashed => "hashed",
+            Layout::Ranged => "ranged",
+        }
+    }
+
+    /// `PARTITION BY ..`, and the bounds of shard 1's and shard 2's partitions.
+    fn partitioning(self) -> (&'static str, [String; 2]) {
+        match self {
+            Layout::Hashed => (
+                "HASH (id)",
+                ["WITH (MODULUS 2, REMAINDER 0)".into(), "WITH (MODULUS 2, REMAINDER 1)".into()],
+            ),
+            Layout::Ranged => {
+                let split = split().format("%Y-%m-%d %H:%M:%S%.6f");
+                (
+                    "RANGE (created_at)",
+                    [
+                        format!("FROM (MINVALUE) TO ('{split}')"),
+                        format!("FROM ('{split}') TO (MAXVALUE)"),
+                    ],
+                )
+            }
+        }
+    }
+}
+
+/// Where [`Layout::Ranged`] splits `created_at`: the stories of the first six timestamps are on
+/// shard 1, the rest on shard 2.
+pub fn split() -> NaiveDateTime {
+    timestamp(6)
+}
+
+const COLUMNS: &str = "created_at TIMESTAMP NOT NULL, score INTEGER NOT NULL, \
+                       title TEXT NOT NULL, published_at TIMESTAMP";
+
+/// One fixture at a time: the tests share the servers' tables.
+static LOCK: Mutex<()> = Mutex::new(());
+
+/// The URL of the coordinator's database `database`.
+fn coordinator_url(database: &str) -> String {
+    let var = "KEYSET_FDW_COORDINATOR_URL";
+    let url = std::env::var(var)
+        .unwrap_or_else(|_| panic!("{var} is not set: run tests/postgres-fdw.sh"));
+    let server = url.rsplit_once('/').map_or(url.as_str(), |(server, _)| server);
+    format!("{server}/{database}")
+}
+
+/// The shards' ports.
+fn shard_ports() -> Vec<u16> {
+    let var = "KEYSET_FDW_SHARD_PORTS";
+    let ports = std::env::var(var)
+        .unwrap_or_else(|_| panic!("{var} is not set: run tests/postgres-fdw.sh"));
+    ports.split(',').map(|port| port.parse().expect("a port")).collect()
+}
+
+pub fn establish(url: &str) -> PgConnection {
+    PgConnection::establish(url).unwrap_or_else(|err| panic!("{url} cannot be reached: {err}"))
+}
+
+fn run(conn: &mut PgConnection, statements: &[&str]) {
+    for statement in statements {
+        diesel::sql_query(*statement)
+            .execute(conn)
+            .unwrap_or_else(|err| panic!("{statement}: {err}"));
+    }
+}
+
+/// `database` on the server at `url` (its `postgres` database), created if missing.
+fn ensure_database(url: &str, database: &str) {
+    let mut conn = establish(url);
+    #[derive(QueryableByName)]
+    struct Found {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        found: i64,
+    }
+    let found = diesel::sql_query("SELECT count(*) AS found FROM pg_database WHERE datname = $1")
+        .bind::<diesel::sql_types::Text, _>(database)
+        .get_result::<Found>(&mut conn)
+        .expect("pg_database");
+    if found.found == 0 {
+        run(&mut conn, &[&format!("CREATE DATABASE {database}")]);
+    }
+}
+
+/// The indexes the models declare, each once.
+fn indexes() -> Vec<&'static IndexDdl> {
+    let mut indexes: Vec<&IndexDdl> = Vec::new();
+    for index in RemoteStory::INDEXES.iter().chain(LocalNew::INDEXES).chain(RemoteNew::INDEXES) {
+        if indexes.iter().all(|known| known.name != index.name) {
+            indexes.push(index);
+        }
+    }
+    indexes
+}
+
+/// `layout` built afresh: each shard's `stories` with the models' indexes, the coordinator's
+/// partitioned over them, seeded with `rows` stories through the coordinator and analyzed on
+/// every server; held until the guard drops. The coordinator's servers are `async_capable` (a
+/// plain Append reads the shards at once) with `options` besides (`fetch_size '21'`): without
+/// `use_remote_estimate`, as the shards guide advises.
+pub fn fixture(
+    layout: Layout,
+    rows: i64,
+    options: &[&str],
+) -> (MutexGuard<'static, ()>, PgConnection) {
+    let guard = LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let database = layout.database();
+    let ports = shard_ports();
+    for port in &ports {
+        let server = format!("postgres://postgres@127.0.0.1:{port}");
+        ensure_database(&format!("{server}/postgres"), database);
+        let mut shard = establish(&format!("{server}/{database}"));
+        let table = format!("CREATE TABLE stories (id BIGINT PRIMARY KEY, {COLUMNS})");
+        run(&mut shard, &["DROP TABLE IF EXISTS stories", &table]);
+        for index in indexes() {
+            run(&mut shard, &[index.create(Backend::Postgres)]);
+        }
+    }
+    let url = coordinator_url(database);
+    ensure_database(&coordinator_url("postgres"), database);
+    let mut conn = establish(&url);
+    let (partition_by, bounds) = layout.partitioning();
+    run(
+        &mut conn,
+        &[
+            "DROP TABLE IF EXISTS stories",
+            "CREATE EXTENSION IF NOT EXISTS postgres_fdw",
+            &format!(
+                "CREATE TABLE stories (id BIGINT NOT NULL, {COLUMNS}) PARTITION BY {partition_by}"
+            ),
+        ],
+    );
+    let options: String = options.iter().map(|option| format!(", {option}")).collect();
+    for (index, (port, bound)) in ports.iter().zip(&bounds).enumerate() {
+        let shard = index + 1;
+        run(
+            &mut conn,
+            &[
+                &format!("DROP SERVER IF EXISTS shard{shard} CASCADE"),
+                &format!(
+                    "CREATE SERVER shard{shard} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host \
+                     '127.0.0.1', port '{port}', dbname '{database}', async_capable 'true'{options})"
+                ),
+                &format!(
+                    "CREATE USER MAPPING FOR PUBLIC SERVER shard{shard} OPTIONS (user 'postgres')"
+                ),
+                &format!(
+                    "CREATE FOREIGN TABLE stories_{shard} PARTITION OF stories FOR VALUES {bound} \
+                 SERVER shard{shard} OPTIONS (table_name 'stories')"
+                ),
+            ],
+        );
+    }
+    let rows: Vec<NewStory> = (1..=rows).map(story).collect();
+    for chunk in rows.chunks(5_000) {
+        diesel::insert_into(stories::table).values(chunk).execute(&mut conn).expect("seed");
+    }
+    for port in &ports {
+        let mut shard = establish(&format!("postgres://postgres@127.0.0.1:{port}/{database}"));
+        // The visibility map set: the shards' seeks read their indexes alone, as autovacuum
+        // keeps them in service.
+        run(&mut shard, &["VACUUM ANALYZE stories"]);
+    }
+    // The coordinator's estimates of its foreign partitions, from a sample of their rows.
+    run(&mut conn, &["ANALYZE stories"]);
+    (guard, conn)
+}
+
+/// Each shard's connection to its database of `layout`, in shard order.
+pub fn shards(layout: Layout) -> Vec<PgConnection> {
+    let database = layout.database();
+    shard_ports()
+        .iter()
+        .map(|port| establish(&format!("postgres://postgres@127.0.0.1:{port}/{database}")))
+        .collect()
+}
+
+/// The coordinator's URL for `layout`, for the async connection.
+pub fn url(layout: Layout) -> String {
+    coordinator_url(layout.database())
+}
