@@ -11,6 +11,7 @@ use crate::request::RequestError;
 use crate::sql::CursorKeys;
 use crate::token::codec::Codec;
 use crate::token::direction::Direction;
+use crate::token::value::CursorValue;
 use crate::token::{Anchor, Writer};
 
 /// The rows fetched for the page of `limit` rows at `position`, in the walk's order (backward
@@ -109,19 +110,25 @@ fn same_row<M: SortOrder>(first: M::Cursor, at: &M::Cursor) -> bool {
 /// Fails when two rows fetched for a page have the same sort keys: the order is then not total
 /// on this query, so a page boundary between them would skip or repeat rows. With a unique
 /// tiebreaker that happens only when the query repeats the model's rows: a join one-to-many
-/// from the model's table (authors with their posts, paged by author). Rows come back sorted, so
-/// equal keys are neighbours.
+/// from the model's table (authors with their posts, paged by author), or an engine that sends
+/// a row twice (MariaDB's Spider, reading a seek of two ranges without `#[keyset(spider)]`: the
+/// first range's rows again after the second's, not beside themselves). So every two rows are
+/// compared, by their keys' token bytes, sorted: equal values write equal bytes.
 fn repeated_keys<M: SortOrder, Item>(
     rows: &[Item],
     model: fn(&Item) -> &M::Row,
 ) -> Result<(), Error> {
-    let mut keys = rows.iter().map(|row| M::cursor(model(row)));
-    let Some(mut previous) = keys.next() else { return Ok(()) };
-    for next in keys {
-        if next == previous {
-            return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
-        }
-        previous = next;
+    let mut keys: Vec<Vec<u8>> = rows
+        .iter()
+        .map(|row| {
+            let mut out = Writer::default();
+            M::cursor(model(row)).write(&mut out);
+            out.into_bytes()
+        })
+        .collect();
+    keys.sort_unstable();
+    if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+        return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
     }
     Ok(())
 }
