@@ -40,6 +40,7 @@ use proc_macro::TokenStream;
 /// | `#[diesel(column_name = ..)]` | a field | Diesel's: `column_name = created_at` or `column_name = "type"` | the field's name |
 /// | `#[keyset(reads_and_sorts)]` | the struct | `#[keyset(reads_and_sorts)]`, no value | none: an order of a joined table's columns must lead with them, end them with that table's primary key, and the struct declare the column that joins it as a `prefix(..)` (see the joins guide); this keeps any other such order, whose pages read every row the join matches past the cursor and sort them |
 /// | `#[keyset(postgres_fdw)]` | the struct | `#[keyset(postgres_fdw)]`, no value | none: the table is read through postgres_fdw (foreign tables, or a table partitioned over them), so every order seeks without the row value postgres_fdw does not send on to the servers that hold the rows (see the shards guide) |
+/// | `#[keyset(spider)]` | the struct | `#[keyset(spider)]`, no value | none: the table is a MariaDB Spider table, so a page past a cursor seeks one range of the index per statement (one per tie level), which Spider sends each data node whole, where one predicate of several ranges came back with rows twice (see the shards guide) |
 /// | `#[diesel(select_expression = ..)]` | a sort key | Diesel's, a bare column of a joined table: `select_expression = authors::name` | none: the key is that column (not the tiebreaker); the joined table's keys get their index on that table |
 ///
 /// The sort keys are the `#[sort(..)]` fields, **in field order**: the first is the leading key

@@ -81,6 +81,13 @@ pub trait Keyset: Sized + 'static {
     /// the rows past it, for the coordinator to filter), and a tie level's equality as `=`.
     #[doc(hidden)]
     const POSTGRES_FDW: bool = false;
+    /// Whether the table is a MariaDB Spider table (`#[keyset(spider)]`): pages past a cursor
+    /// then run one statement per tie level, each one index range, where one predicate past
+    /// the cursor is several ranges of the order's index, which Spider 10.11 sends each data
+    /// node as one statement per range that each carry the whole predicate: rows of the first
+    /// range come back twice.
+    #[doc(hidden)]
+    const SPIDER: bool = false;
     /// The indexes the sort order needs, with their DDL per backend (see [`crate::migration`]):
     /// the sort keys in order with their directions, one led by each `prefix(..)`, and a unique
     /// index for a `#[tiebreaker(unique)]` column. An order led by a joined table's keys gets a
@@ -177,6 +184,7 @@ impl<M: Keyset> SortOrder for M {
     const SELECTED_NAMES: Option<&'static [&'static str]> = M::SELECTED_NAMES;
     const GROUP_KEYS: usize = M::GROUP_KEYS;
     const POSTGRES_FDW: bool = M::POSTGRES_FDW;
+    const SPIDER: bool = M::SPIDER;
 
     fn cursor(row: &M) -> M::Cursor {
         row.cursor()

@@ -3,7 +3,8 @@
 //! `cursor = ..` and `order_enum = ..`, `text_collation = ".."` for pages merged across
 //! shards, the equality prefixes of filtered listings, `prefix(author_id)`,
 //! `reads_and_sorts`, which keeps an order of a joined table's columns that no index serves, and
-//! `postgres_fdw`, for a table read through PostgreSQL's foreign data wrapper.
+//! `postgres_fdw` and `spider`, for a table read through PostgreSQL's foreign data wrapper or
+//! MariaDB's Spider engine.
 //!
 //! An order lists fields, each with its direction and, for an `Option` field, its NULL
 //! placement, in the words of `#[sort(..)]`: `published_at desc nulls last`. A mistake in one
@@ -50,6 +51,9 @@ pub struct KeysetStruct {
     /// `postgres_fdw`, at its span: the table is read through postgres_fdw (foreign tables, or
     /// a table partitioned over them), so pages write no row value, which it does not send on.
     pub postgres_fdw: Option<Span>,
+    /// `spider`, at its span: the table is a MariaDB Spider table, so pages past a cursor seek
+    /// one index range per statement.
+    pub spider: Option<Span>,
 }
 
 /// The range `max_token_len` takes: a token must hold its header and a key or two, and travels in
@@ -60,7 +64,7 @@ const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
      `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
      `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]`, \
-     `#[keyset(prefix(author_id))]`, `#[keyset(reads_and_sorts)]` or `#[keyset(postgres_fdw)]`";
+     `#[keyset(prefix(author_id))]`, `#[keyset(reads_and_sorts)]`, `#[keyset(postgres_fdw)]` or `#[keyset(spider)]`";
 
 /// The options, for "did you mean".
 const OPTIONS: &[&str] = &[
@@ -73,6 +77,7 @@ const OPTIONS: &[&str] = &[
     "prefix",
     "reads_and_sorts",
     "postgres_fdw",
+    "spider",
 ];
 
 /// Reads one `#[keyset(..)]` attribute of the struct into `out`, recording each mistake in
@@ -153,6 +158,9 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
     } else if lookahead.peek(kw::postgres_fdw) {
         let key = input.parse::<kw::postgres_fdw>()?;
         flag(input, key.span, "postgres_fdw", &mut out.postgres_fdw)
+    } else if lookahead.peek(kw::spider) {
+        let key = input.parse::<kw::spider>()?;
+        flag(input, key.span, "spider", &mut out.spider)
     } else {
         let word = input.fork().call(<Ident as syn::ext::IdentExt>::parse_any);
         // `order` and `prefix` take parentheses: a misspelled order (`ordre(..)`) may declare
@@ -169,7 +177,7 @@ fn option(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> {
                 format!(
                     "unknown `#[keyset]` option `{word}`: {hint}expected `max_token_len`, \
                      `listing`, `order`, `cursor`, `order_enum`, `text_collation`, `prefix`, \
-                     `reads_and_sorts` or `postgres_fdw`; \
+                     `reads_and_sorts`, `postgres_fdw` or `spider`; \
                      {KEYSET_SYNTAX}",
                     hint = did_you_mean(&word.to_string(), OPTIONS),
                 ),

@@ -34,6 +34,7 @@ pub(crate) mod kw {
     syn::custom_keyword!(prefix);
     syn::custom_keyword!(reads_and_sorts);
     syn::custom_keyword!(postgres_fdw);
+    syn::custom_keyword!(spider);
 }
 
 const SORT_SYNTAX: &str = "write `#[sort(asc)]` or `#[sort(desc)]`, and for an `Option<T>` field \

@@ -81,7 +81,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
     let max_token_len = model.max_token_len.map(|len| quote!(const MAX_TOKEN_LEN: usize = #len;));
     let selected_names = selected_names(model, keys);
     let group_keys = group_keys(model, keys);
-    let postgres_fdw = postgres_fdw(model);
+    let engines = engines(model);
     let copy_fields = copy_fields(keys);
 
     let [columns_ty, keys_ty, columns, values] = key_lists(table, keys, false);
@@ -125,7 +125,7 @@ pub fn items(model: &Model, keys: &[&SortKey]) -> TokenStream {
                 #max_token_len
                 #selected_names
                 #group_keys
-                #postgres_fdw
+                #engines
 
                 #[inline]
                 fn cursor(&self) -> #cursor {
@@ -377,14 +377,21 @@ pub(crate) fn group_keys(model: &Model, keys: &[&SortKey]) -> Option<TokenStream
     (depth > 0).then(|| quote!(const GROUP_KEYS: usize = #depth;))
 }
 
-/// `const POSTGRES_FDW: bool = true;` under `#[keyset(postgres_fdw)]` (see
-/// `Keyset::POSTGRES_FDW`); nothing (the default, `false`) otherwise.
-pub(crate) fn postgres_fdw(model: &Model) -> Option<TokenStream> {
-    model.postgres_fdw.then(|| {
+/// `const POSTGRES_FDW: bool = true;` under `#[keyset(postgres_fdw)]`, `const SPIDER: bool =
+/// true;` under `#[keyset(spider)]` (see `Keyset::POSTGRES_FDW`, `Keyset::SPIDER`); nothing (the
+/// defaults, `false`) otherwise.
+pub(crate) fn engines(model: &Model) -> TokenStream {
+    let postgres_fdw = model.postgres_fdw.then(|| {
         quote!(
             const POSTGRES_FDW: bool = true;
         )
-    })
+    });
+    let spider = model.spider.then(|| {
+        quote!(
+            const SPIDER: bool = true;
+        )
+    });
+    quote!(#postgres_fdw #spider)
 }
 
 /// `Key<table::c1, Desc, V1, Key<table::c2, Asc, V2, End>>`.

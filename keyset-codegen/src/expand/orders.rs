@@ -228,7 +228,7 @@ fn default_order(model: &Model) -> TokenStream {
     let cursor = format_ident!("__{}{}Cursor", model.order_enum, first.variant);
     let order = quote!(<#marker as #rt::SortOrder>);
     let indexes = super::indexes(model);
-    let postgres_fdw = super::postgres_fdw(model);
+    let engines = super::engines(model);
     quote! {
         #[automatically_derived]
         impl #rt::Keyset for #ident {
@@ -241,7 +241,7 @@ fn default_order(model: &Model) -> TokenStream {
             const SELECTED_NAMES: ::core::option::Option<&'static [&'static str]> =
                 #order::SELECTED_NAMES;
             const GROUP_KEYS: usize = #order::GROUP_KEYS;
-            #postgres_fdw
+            #engines
 
             #[inline]
             fn cursor(&self) -> #cursor {
@@ -318,7 +318,7 @@ fn direction(
     let key_lengths = key_lengths(keys);
     let selected_names = super::selected_names(model, keys);
     let group_keys = super::group_keys(model, keys);
-    let postgres_fdw = super::postgres_fdw(model);
+    let engines = super::engines(model);
     let vis = model.vis;
     quote! {
         #vis enum #marker {}
@@ -335,7 +335,7 @@ fn direction(
             const LABEL: &'static str = #label;
             #selected_names
             #group_keys
-            #postgres_fdw
+            #engines
 
             #[inline]
             fn cursor(__row: &#ident) -> #cursor {

@@ -68,6 +68,9 @@ pub struct Model<'a> {
     /// `#[keyset(postgres_fdw)]`: the table is read through postgres_fdw, which sends no row
     /// value to the servers holding the rows: the orders' seeks are written as it sends them.
     pub postgres_fdw: bool,
+    /// `#[keyset(spider)]`: the table is a MariaDB Spider table, whose data nodes get one
+    /// statement per range of a seek: each statement of a page seeks one range.
+    pub spider: bool,
 }
 
 /// A field with `#[sort(..)]`.
@@ -269,6 +272,7 @@ impl<'a> Model<'a> {
             prefixes: options.prefixes,
             reads_and_sorts: options.reads_and_sorts,
             postgres_fdw: options.postgres_fdw.is_some(),
+            spider: options.spider.is_some(),
         })
     }
 

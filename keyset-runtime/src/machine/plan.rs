@@ -4,6 +4,7 @@
 use super::statement::Statement;
 use crate::orders::SortOrder;
 use crate::sql::{KeyShape, OrderBy, PerValue, Region, Seek, SeekDialect, SeekLevel, Stop, Walk};
+use crate::token::Engine;
 
 /// What a query lets a page run: copies of it ([`Repeat`](crate::Repeat)), and copies as the
 /// branches of one `UNION ALL`, which also needs the model's columns to be the whole selection.
@@ -135,7 +136,9 @@ pub(super) fn plan<M: SortOrder, W: Walk, DB: SeekDialect>(
     // A feed's loop over its values seeks each value's rows in the prefix's index, where the
     // cursor's tie group is that value's rows at the cursor's values alone: one statement.
     let per_value_loop = copies.among && DB::PER_VALUE == PerValue::InLoop;
-    if repeats && leveled && DB::SEEK_PER_TIE_LEVEL && !per_value_loop {
+    // Through Spider every statement is one range of the index (`SortOrder::SPIDER`).
+    let per_level = DB::SEEK_PER_TIE_LEVEL || (M::SPIDER && matches!(DB::ENGINE, Engine::Mysql));
+    if repeats && leveled && per_level && !per_value_loop {
         // After a NULL cursor the region is `x IS NULL AND id < ?`, one exact seek already.
         Plan::Levels { level: levels, nulls_next: seek.next_region(), inclusive: stop.inclusive }
     } else if let (true, Some(names)) = (

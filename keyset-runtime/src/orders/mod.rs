@@ -50,6 +50,8 @@ pub trait SortOrder: 'static {
     const GROUP_KEYS: usize = 0;
     /// Whether the table is read through postgres_fdw (see `Keyset::POSTGRES_FDW`).
     const POSTGRES_FDW: bool = false;
+    /// Whether the table is a MariaDB Spider table (see `Keyset::SPIDER`).
+    const SPIDER: bool = false;
 
     /// The cursor pointing at `row`.
     fn cursor(row: &Self::Row) -> Self::Cursor;
