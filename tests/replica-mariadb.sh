@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MARIADB_BIN=${MARIADB_BIN:-/usr/sbin}
+source tests/cluster-lib.sh
 [ -x "$MARIADB_BIN/mariadbd" ] || { echo "replica-mariadb.sh: no mariadbd in $MARIADB_BIN (set MARIADB_BIN)" >&2; exit 1; }
 for tool in mariadb-install-db mariadb mariadb-admin; do
     command -v "$tool" > /dev/null || { echo "replica-mariadb.sh: no $tool on PATH" >&2; exit 1; }
@@ -26,103 +26,36 @@ cargo test --locked -q -p keyset-tests --features postgres,mysql --test replicas
 work=$(mktemp -d -t keyset-replica-mariadb.XXXXXX)
 declare -A pid=()
 
-stop_servers() {
-    local server
-    for server in replica primary; do
-        [ -n "${pid[$server]:-}" ] || continue
-        if kill -0 "${pid[$server]}" 2> /dev/null; then
-            admin "$server" shutdown > /dev/null 2>&1 || true
-            for _ in $(seq 30); do kill -0 "${pid[$server]}" 2> /dev/null || break; sleep 1; done
-            if kill -0 "${pid[$server]}" 2> /dev/null; then
-                kill "${pid[$server]}" 2> /dev/null || true
-                sleep 2
-                kill -9 "${pid[$server]}" 2> /dev/null || true
-            fi
-        fi
-        wait "${pid[$server]}" 2> /dev/null || true
-        unset "pid[$server]"
-    done
-}
-
 cleanup() {
     local status=$?
-    stop_servers
+    mariadb_stop replica primary
     rm -rf "$work"
     exit "$status"
 }
 trap cleanup EXIT
 
-source tests/cluster-lib.sh
 declare -A port=()
 port[primary]=$(free_port 23306)
 port[replica]=$(free_port $((port[primary] + 1)))
-
-# Every client and server call starts with --no-defaults: the machine's my.cnf (the service's
-# socket, datadir and port) is never read. The clients connect over TCP to the script's ports.
-client() { # server, options..
-    local server=$1
-    shift
-    mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "${port[$server]}" -u root "$@"
-}
-sql() { # server, SQL: the result's values, tab-separated
-    client "$1" -N -B -e "$2"
-}
-admin() { # server, command
-    mariadb-admin --no-defaults --protocol=tcp -h 127.0.0.1 -P "${port[$1]}" -u root "$2"
-}
-
-# Run as root, the script runs the servers as root (`--user=root`, without which mariadbd refuses
-# to), rather than chowning their directories to `mysql`: the data directories stay the script's
-# own files inside its temporary directory (mode 700, which a `mysql` server could not enter
-# unless the script opened it up), and the servers get no access the script lacks.
-user=()
-[ "$(id -u)" = 0 ] && user=(--user=root)
-
-# A throwaway pair: small InnoDB files and no syncing (nothing here needs to survive a crash).
-innodb=(--innodb-buffer-pool-size=32M --innodb-log-file-size=8M --innodb-flush-method=nosync
-    --innodb-doublewrite=0 --innodb-flush-log-at-trx-commit=0)
 
 echo "== MariaDB: mariadb-install-db, copied for the replica"
 # One fresh data directory, copied before either server first starts: the two start identical,
 # as two runs of mariadb-install-db would make them, in half the time. mariadb-install-db writes
 # no binlog, so the replica (its GTID position empty) starts at the primary's first transaction.
-mariadb-install-db --no-defaults "${user[@]}" --datadir="$work/primary" --skip-test-db \
-    --auth-root-authentication-method=normal "${innodb[@]}" > "$work/install-db.log" 2>&1 ||
-    fail "mariadb-install-db failed"
-rm "$work/install-db.log"
+mariadb_install primary
 cp -a "$work/primary" "$work/replica"
 
-start() { # server, server_id, options..
-    local server=$1 server_id=$2
-    shift 2
-    # `--skip-grant-tables`: every connection is root with no password, and the replica's
-    # replication connection needs no account; the servers listen on 127.0.0.1 only.
-    "$MARIADB_BIN/mariadbd" --no-defaults "${user[@]}" --datadir="$work/$server" \
-        --port="${port[$server]}" --bind-address=127.0.0.1 --skip-name-resolve \
-        --socket="$work/$server.sock" --pid-file="$work/$server.pid" \
-        --log-error="$work/$server.log" --skip-grant-tables --server-id="$server_id" \
-        --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
-        "${innodb[@]}" "$@" > /dev/null 2>&1 &
-    pid[$server]=$!
-    for _ in $(seq 60); do
-        admin "$server" ping > /dev/null 2>&1 && return 0
-        kill -0 "${pid[$server]}" 2> /dev/null || fail "the $server exited on start"
-        sleep 0.5
-    done
-    fail "the $server does not answer on port ${port[$server]} after 30 s"
-}
-
 echo "== primary: mariadbd, port ${port[primary]}, binlog on"
-start primary 1 --log-bin=binlog --sync-binlog=0
+mariadb_start primary 1 --log-bin=binlog --sync-binlog=0
 echo "== replica: mariadbd, port ${port[replica]}"
-start replica 2 --relay-log=relay
+mariadb_start replica 2 --relay-log=relay
 
-sql replica "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${port[primary]},
+mariadb_sql replica "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${port[primary]},
     MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1;
     START SLAVE" || fail "CHANGE MASTER TO on the replica failed"
 
 slave_status() { # the replica's SHOW SLAVE STATUS field $1
-    client replica -e "SHOW SLAVE STATUS\G" 2> /dev/null | sed -n "s/^ *$1: //p"
+    mariadb_client replica -e "SHOW SLAVE STATUS\G" 2> /dev/null | sed -n "s/^ *$1: //p"
 }
 replicating=
 for _ in $(seq 60); do
@@ -135,11 +68,11 @@ done
 [ -n "$replicating" ] || fail "the replica's threads are not running after 30 s: IO $(slave_status Slave_IO_Running) ($(slave_status Last_IO_Error)), SQL $(slave_status Slave_SQL_Running) ($(slave_status Last_SQL_Error))"
 
 # The tests' database, created on the primary: the replica has it once it applies the binlog.
-sql primary "CREATE DATABASE keyset DEFAULT CHARSET utf8mb4"
-gtid=$(sql primary "SELECT @@gtid_binlog_pos")
-[ "$(sql replica "SELECT MASTER_GTID_WAIT('$gtid', 30)")" = 0 ] ||
+mariadb_sql primary "CREATE DATABASE keyset DEFAULT CHARSET utf8mb4"
+gtid=$(mariadb_sql primary "SELECT @@gtid_binlog_pos")
+[ "$(mariadb_sql replica "SELECT MASTER_GTID_WAIT('$gtid', 30)")" = 0 ] ||
     fail "the replica has not applied the primary's binlog up to $gtid after 30 s"
-[ "$(sql replica "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'keyset'")" = 1 ] ||
+[ "$(mariadb_sql replica "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'keyset'")" = 1 ] ||
     fail "the replica lacks the database created on the primary"
 echo "replica replicating: IO $(slave_status Slave_IO_Running), SQL $(slave_status Slave_SQL_Running), GTID $(slave_status Using_Gtid) at $(slave_status Gtid_IO_Pos)"
 

@@ -2,7 +2,12 @@
 //! application queries as it would one database.
 //!
 //! `postgres_fdw::`: a PostgreSQL coordinator whose table is partitioned over postgres_fdw
-//! foreign tables on two shard servers. `tests/postgres-fdw.sh` starts the three servers of its
-//! own and runs these tests with their addresses; a test without them fails, it never skips.
+//! foreign tables on two shard servers (`tests/postgres-fdw.sh`). `spider::`: a MariaDB Spider
+//! head node whose table is partitioned over two data nodes (`tests/spider.sh`). Each script
+//! starts its three servers and runs its module's tests with their addresses; a test without
+//! them fails, it never skips.
 
+mod listing;
 mod postgres_fdw;
+mod spider;
+mod walks;

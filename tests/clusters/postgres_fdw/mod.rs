@@ -1,7 +1,7 @@
 //! A coordinator (`KEYSET_FDW_COORDINATOR_URL`) whose `stories` table is partitioned over
 //! postgres_fdw foreign tables, one partition on each of two shard servers
 //! (`KEYSET_FDW_SHARD_PORTS`, on 127.0.0.1), in two layouts, each a database of its own on
-//! every server: [`Layout::Hashed`], by hash of the id, and [`Layout::Ranged`], by range of
+//! every server ([`Layout`]): by hash of the id, and by range of
 //! `created_at`. Each shard's table has the indexes the models declare; the coordinator's, being
 //! partitioned over foreign tables, has none of its own.
 //!
@@ -10,7 +10,7 @@
 mod plans;
 mod walks;
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -18,24 +18,8 @@ use keyset_runtime::migration::Backend;
 use keyset_runtime::migration::IndexDdl;
 use keyset_runtime::Keyset;
 use keyset_tests::schema::stories;
-use keyset_tests::seed::timestamp;
 
-/// The listing read through the coordinator, as an application declares it there: no order
-/// compares a row value, which postgres_fdw would not send to the shards. Uniform, mixed and
-/// nullable-leading named orders; `paginate` pages in `new`.
-#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
-#[diesel(table_name = stories)]
-#[keyset(postgres_fdw)]
-#[keyset(order(new: created_at desc, id desc), order(mixed: score asc, created_at desc, id asc))]
-#[keyset(order(due: published_at asc nulls last, id asc))]
-pub struct RemoteStory {
-    #[tiebreaker]
-    pub id: i64,
-    pub created_at: NaiveDateTime,
-    pub score: i32,
-    pub title: String,
-    pub published_at: Option<NaiveDateTime>,
-}
+use crate::listing::{lock, ports, split, story, url_of, var, Layout, NewStory, RemoteStory};
 
 /// `new` as a field order without `#[keyset(postgres_fdw)]`: the row value every other
 /// PostgreSQL listing seeks with, which stays on the coordinator.
@@ -61,104 +45,44 @@ pub struct RemoteNew {
     pub id: i64,
 }
 
-#[derive(Insertable, Debug, Clone)]
-#[diesel(table_name = stories)]
-pub struct NewStory {
-    pub id: i64,
-    pub created_at: NaiveDateTime,
-    pub score: i32,
-    pub title: String,
-    pub published_at: Option<NaiveDateTime>,
-}
-
-/// The story with the given id: 13 timestamps (heavy ties on `created_at`), 4 scores, about one
-/// in nine unpublished (NULL).
-pub fn story(id: i64) -> NewStory {
-    NewStory {
-        id,
-        created_at: timestamp((id * 7) % 13),
-        score: (id % 4) as i32,
-        title: format!("story {id:05}"),
-        published_at: (id % 9 != 0).then(|| timestamp((id * 5) % 11)),
-    }
-}
-
-/// The rows the walks' tables are seeded with.
-pub const SEED_ROWS: i64 = 400;
 /// The rows the plans' tables are seeded with: tie groups of 1,000 rows, which the coordinator
 /// does not sort itself rather than have each shard send them in order (with a few rows per
 /// group, it may).
 pub const PLAN_ROWS: i64 = 13_000;
 
-/// How the coordinator's `stories` is partitioned over the shards.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Layout {
-    /// `PARTITION BY HASH (id)`: every page reads both shards.
-    Hashed,
-    /// `PARTITION BY RANGE (created_at)`, split at [`split`]: the coordinator prunes the shard
-    /// behind a cursor's leading bound.
-    Ranged,
-}
-
-pub const LAYOUTS: [Layout; 2] = [Layout::Hashed, Layout::Ranged];
-
-impl Layout {
-    /// The database on the coordinator and on each shard.
-    fn database(self) -> &'static str {
-        match self {
-            Layout::Hashed => "hashed",
-            Layout::Ranged => "ranged",
+/// `PARTITION BY ..` of `layout`, and the bounds of shard 1's and shard 2's partitions.
+fn partitioning(layout: Layout) -> (&'static str, [String; 2]) {
+    match layout {
+        Layout::Hashed => (
+            "HASH (id)",
+            ["WITH (MODULUS 2, REMAINDER 0)".into(), "WITH (MODULUS 2, REMAINDER 1)".into()],
+        ),
+        Layout::Ranged => {
+            let split = split();
+            (
+                "RANGE (created_at)",
+                [
+                    format!("FROM (MINVALUE) TO ('{split}')"),
+                    format!("FROM ('{split}') TO (MAXVALUE)"),
+                ],
+            )
         }
     }
-
-    /// `PARTITION BY ..`, and the bounds of shard 1's and shard 2's partitions.
-    fn partitioning(self) -> (&'static str, [String; 2]) {
-        match self {
-            Layout::Hashed => (
-                "HASH (id)",
-                ["WITH (MODULUS 2, REMAINDER 0)".into(), "WITH (MODULUS 2, REMAINDER 1)".into()],
-            ),
-            Layout::Ranged => {
-                let split = split().format("%Y-%m-%d %H:%M:%S%.6f");
-                (
-                    "RANGE (created_at)",
-                    [
-                        format!("FROM (MINVALUE) TO ('{split}')"),
-                        format!("FROM ('{split}') TO (MAXVALUE)"),
-                    ],
-                )
-            }
-        }
-    }
-}
-
-/// Where [`Layout::Ranged`] splits `created_at`: the stories of the first six timestamps are on
-/// shard 1, the rest on shard 2.
-pub fn split() -> NaiveDateTime {
-    timestamp(6)
 }
 
 const COLUMNS: &str = "created_at TIMESTAMP NOT NULL, score INTEGER NOT NULL, \
                        title TEXT NOT NULL, published_at TIMESTAMP";
 
-/// One fixture at a time: the tests share the servers' tables.
-static LOCK: Mutex<()> = Mutex::new(());
+const SCRIPT: &str = "tests/postgres-fdw.sh";
 
 /// The URL of the coordinator's database `database`.
 fn coordinator_url(database: &str) -> String {
-    let var = "KEYSET_FDW_COORDINATOR_URL";
-    let url = std::env::var(var)
-        .unwrap_or_else(|_| panic!("{var} is not set: run tests/postgres-fdw.sh"));
-    let server = url.rsplit_once('/').map_or(url.as_str(), |(server, _)| server);
-    format!("{server}/{database}")
+    url_of(&var("KEYSET_FDW_COORDINATOR_URL", SCRIPT), database)
 }
 
 /// The shards' ports.
 fn shard_ports() -> Vec<u16> {
-    let var = "KEYSET_FDW_SHARD_PORTS";
-    let ports = std::env::var(var)
-        .unwrap_or_else(|_| panic!("{var} is not set: run tests/postgres-fdw.sh"));
-    ports.split(',').map(|port| port.parse().expect("a port")).collect()
+    ports(&var("KEYSET_FDW_SHARD_PORTS", SCRIPT))
 }
 
 pub fn establish(url: &str) -> PgConnection {
@@ -211,7 +135,7 @@ pub fn fixture(
     rows: i64,
     options: &[&str],
 ) -> (MutexGuard<'static, ()>, PgConnection) {
-    let guard = LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let guard = lock();
     let database = layout.database();
     let ports = shard_ports();
     for port in &ports {
@@ -227,7 +151,7 @@ pub fn fixture(
     let url = coordinator_url(database);
     ensure_database(&coordinator_url("postgres"), database);
     let mut conn = establish(&url);
-    let (partition_by, bounds) = layout.partitioning();
+    let (partition_by, bounds) = partitioning(layout);
     run(
         &mut conn,
         &[

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
-use keyset_runtime::{Keyset, PageRequest, Paginate, SortDirection};
+use keyset_runtime::{Keyset, PageRequest, Paginate};
 use keyset_tests::schema::stories;
 
-use super::{
-    fixture, shards, Layout, LocalNew, RemoteNew, RemoteStory, RemoteStoryOrder, LAYOUTS, PLAN_ROWS,
-};
+use super::{fixture, shards, LocalNew, RemoteNew, PLAN_ROWS};
+use crate::listing::{orders_both_ways, Layout, RemoteStory, LAYOUTS};
+use crate::walks::deep_requests;
 
 /// The plans auto_explain logged on the coordinator for the statements `page` ran, each as its
 /// lines.
@@ -74,42 +74,12 @@ fn not_shipped(plan: &[String]) -> Vec<String> {
     problems
 }
 
-/// The request for the page after the `depth`-th row of a walk in `order`, and for the page
-/// before that page.
-fn deep_requests(
-    conn: &mut PgConnection,
-    order: (RemoteStoryOrder, SortDirection),
-    depth: u32,
-) -> [PageRequest; 2] {
-    let mut page = |request: &PageRequest| {
-        stories::table
-            .select(RemoteStory::as_select())
-            .paginate_by(order.0, Some(order.1), request)
-            .unwrap()
-            .max_limit(depth)
-            .load_page(conn)
-            .unwrap()
-    };
-    let first = page(&PageRequest::first(depth));
-    let after = PageRequest::after(first.next_cursor.expect("a deep page"), 20);
-    let before = PageRequest::before(page(&after).prev_cursor.expect("a page before"), 20);
-    [after, before]
-}
-
-const ORDERS: [(RemoteStoryOrder, SortDirection); 6] = [
-    (RemoteStoryOrder::New, SortDirection::Desc),
-    (RemoteStoryOrder::New, SortDirection::Asc),
-    (RemoteStoryOrder::Mixed, SortDirection::Asc),
-    (RemoteStoryOrder::Mixed, SortDirection::Desc),
-    (RemoteStoryOrder::Due, SortDirection::Asc),
-    (RemoteStoryOrder::Due, SortDirection::Desc),
-];
-
 /// What the shards do not get, for the pages after and before a row within the first tie group
 /// and one among `due`'s NULLs (about the last 1,450), in every order: each with its label.
 fn unshipped_of_deep_pages(conn: &mut PgConnection, layout: Layout) -> Vec<(String, Vec<String>)> {
     let mut found = Vec::new();
-    for order in ORDERS {
+    for (order, dir, _) in orders_both_ways() {
+        let order = (order, dir);
         for depth in [150, 12_500] {
             for (side, request) in
                 ["after", "before"].into_iter().zip(deep_requests(conn, order, depth))
