@@ -82,6 +82,23 @@ macro_rules! cluster_statements {
 }
 pub(crate) use cluster_statements;
 
+/// One page through the async path on diesel-async's connection `conn`, blocking on `runtime`:
+/// what [`async_pages_as_sync`] compares with the sync page, on every backend.
+macro_rules! async_page {
+    ($runtime:expr, $conn:expr, ($order:expr, $dir:expr), $request:expr) => {{
+        use diesel::prelude::*;
+        use keyset_runtime::Paginate;
+        let paged = keyset_tests::schema::stories::table
+            .select(crate::listing::RemoteStory::as_select())
+            .paginate_by($order, Some($dir), $request)
+            .expect("a valid request");
+        $runtime
+            .block_on(paged.load_page_async($conn))
+            .unwrap_or_else(|err| panic!("an async page failed: {err}"))
+    }};
+}
+pub(crate) use async_page;
+
 /// Between every two pages: two stories inserted (wherever the cluster puts them), and one
 /// deleted from each shard, read for it through the cluster: the table keeps its size however
 /// long the walk.

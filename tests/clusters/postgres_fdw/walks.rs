@@ -3,13 +3,11 @@
 
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
-use keyset_runtime::Paginate;
-use keyset_tests::schema::stories;
 
 use super::{fixture, url};
-use crate::listing::{RemoteStory, LAYOUTS, SEED_ROWS};
+use crate::listing::{LAYOUTS, SEED_ROWS};
 use crate::walks::{
-    async_pages_as_sync, cluster_statements, walks_repeat_and_skip_nothing, Cluster,
+    async_page, async_pages_as_sync, cluster_statements, walks_repeat_and_skip_nothing, Cluster,
 };
 
 #[derive(QueryableByName)]
@@ -51,13 +49,7 @@ fn the_async_path_pages_as_the_sync_one_through_the_coordinator() {
             .block_on(AsyncPgConnection::establish(&url(layout)))
             .expect("an async connection to the coordinator");
         async_pages_as_sync(&mut conn, &format!("{layout:?}"), |(order, dir), request| {
-            let paged = stories::table
-                .select(RemoteStory::as_select())
-                .paginate_by(order, Some(dir), request)
-                .expect("a valid request");
-            runtime
-                .block_on(paged.load_page_async(&mut async_conn))
-                .unwrap_or_else(|err| panic!("an async page failed: {err}"))
+            async_page!(runtime, &mut async_conn, (order, dir), request)
         });
     }
 }

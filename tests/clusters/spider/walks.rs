@@ -3,13 +3,11 @@
 
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
-use keyset_runtime::Paginate;
-use keyset_tests::schema::stories;
 
 use super::{fixture, head_url};
-use crate::listing::{RemoteStory, LAYOUTS, SEED_ROWS};
+use crate::listing::{LAYOUTS, SEED_ROWS};
 use crate::walks::{
-    async_pages_as_sync, cluster_statements, walks_repeat_and_skip_nothing, Cluster,
+    async_page, async_pages_as_sync, cluster_statements, walks_repeat_and_skip_nothing, Cluster,
 };
 
 #[derive(QueryableByName)]
@@ -52,43 +50,7 @@ fn the_async_path_pages_as_the_sync_one_through_the_head_node() {
             .block_on(AsyncMysqlConnection::establish(&head_url(layout.database())))
             .expect("an async connection to the head node");
         async_pages_as_sync(&mut conn, &format!("{layout:?}"), |(order, dir), request| {
-            let paged = stories::table
-                .select(RemoteStory::as_select())
-                .paginate_by(order, Some(dir), request)
-                .expect("a valid request");
-            runtime
-                .block_on(paged.load_page_async(&mut async_conn))
-                .unwrap_or_else(|err| panic!("an async page failed: {err}"))
+            async_page!(runtime, &mut async_conn, (order, dir), request)
         });
-    }
-}
-
-#[test]
-fn zz_debug() {
-    let (_guard, mut conn) = fixture(crate::listing::Layout::Hashed, SEED_ROWS);
-    diesel::sql_query("SET GLOBAL general_log = 1").execute(&mut conn).unwrap();
-    diesel::sql_query("SET GLOBAL log_output = 'TABLE'").execute(&mut conn).unwrap();
-    diesel::sql_query("TRUNCATE mysql.general_log").execute(&mut conn).unwrap();
-    let mut request = keyset_runtime::PageRequest::first(7);
-    for n in 0..100 {
-        let page = stories::table
-            .select(RemoteStory::as_select())
-            .paginate_by(
-                crate::listing::RemoteStoryOrder::New,
-                Some(keyset_runtime::SortDirection::Desc),
-                &request,
-            )
-            .unwrap()
-            .load_page(&mut conn);
-        match page {
-            Ok(page) => match page.next_cursor {
-                Some(t) => request = keyset_runtime::PageRequest::after(t, 7),
-                None => break,
-            },
-            Err(err) => {
-                eprintln!("page {n}: {err}");
-                break;
-            }
-        }
     }
 }
