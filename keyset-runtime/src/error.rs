@@ -46,8 +46,9 @@ pub enum Error {
     /// as a join one-to-many from the model's table does (authors joined with their posts, paged
     /// by author). Page the table on the many side instead (posts with their author), or
     /// declare a model of the join's rows whose order ends with keys unique in the join (see the
-    /// crate docs on joins). Through MariaDB's Spider it also means the model lacks `#[keyset(spider)]`: Spider sent a
-    /// seek of two index ranges to its data nodes as statements that read the first range twice.
+    /// crate docs on joins). Through MariaDB's Spider it also means the model lacks
+    /// `#[keyset(spider)]`: Spider sent a seek of two index ranges to its data nodes as
+    /// statements that read the first range twice.
     #[error(
         "two rows of the query have the same sort keys ({sort_order}), so pages would skip or \
          repeat rows: the query repeats rows of the model (a join one-to-many from its table?); \

@@ -64,7 +64,8 @@ const KEYSET_SYNTAX: &str =
     "write `#[keyset(max_token_len = 4096)]`, `#[keyset(listing = \"admin\")]`, \
      `#[keyset(order(new: created_at desc, id desc))]`, `#[keyset(cursor = PostKey)]`, \
      `#[keyset(order_enum = PostSort)]`, `#[keyset(text_collation = \"C\")]`, \
-     `#[keyset(prefix(author_id))]`, `#[keyset(reads_and_sorts)]`, `#[keyset(postgres_fdw)]` or `#[keyset(spider)]`";
+     `#[keyset(prefix(author_id))]`, `#[keyset(reads_and_sorts)]`, \
+     `#[keyset(postgres_fdw)]` or `#[keyset(spider)]`";
 
 /// The options, for "did you mean".
 const OPTIONS: &[&str] = &[
@@ -318,7 +319,8 @@ fn max_token_len(input: ParseStream, out: &mut KeysetStruct) -> syn::Result<()> 
     Ok(())
 }
 
-/// An option without a value, `reads_and_sorts`, at `span`, into `out`.
+/// An option without a value (`reads_and_sorts`, `postgres_fdw`, `spider`), at `span`, into
+/// `out`: refused when given twice or with a value.
 fn flag(input: ParseStream, span: Span, option: &str, out: &mut Option<Span>) -> syn::Result<()> {
     if out.is_some() {
         return Err(syn::Error::new(span, format!("`{option}` is given twice: write it once")));

@@ -106,17 +106,19 @@ where
     W: Walk,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        // Through postgres_fdw, no row value (`SortOrder::POSTGRES_FDW`).
+        let row_values = !M::POSTGRES_FDW;
         let (level, inclusive) = match self.part {
             Part::Level { level, inclusive } => (level, inclusive),
             Part::Start { stop, region } => {
-                return walk_seek(&self.keys, out, (W::BACKWARD, region, !M::POSTGRES_FDW), stop)
+                return walk_seek(&self.keys, out, (W::BACKWARD, region, row_values), stop)
             }
             Part::Either { stop } => {
                 out.push_sql("(");
                 walk_seek(
                     &self.keys,
                     out.reborrow(),
-                    (W::BACKWARD, Region::Whole, !M::POSTGRES_FDW),
+                    (W::BACKWARD, Region::Whole, row_values),
                     stop,
                 )?;
                 if let Some(other) = &self.other {
@@ -124,7 +126,7 @@ where
                     walk_seek(
                         other,
                         out.reborrow(),
-                        (W::BACKWARD, Region::Whole, !M::POSTGRES_FDW),
+                        (W::BACKWARD, Region::Whole, row_values),
                         stop,
                     )?;
                 }
@@ -133,12 +135,7 @@ where
             }
             Part::Group { depth, rest } => {
                 out.push_sql("(");
-                self.keys.walk_group(
-                    out.reborrow(),
-                    (W::BACKWARD, !M::POSTGRES_FDW),
-                    depth,
-                    rest,
-                )?;
+                self.keys.walk_group(out.reborrow(), (W::BACKWARD, row_values), depth, rest)?;
                 out.push_sql(")");
                 return Ok(());
             }
