@@ -118,14 +118,18 @@ fn repeated_keys<M: SortOrder, Item>(
     rows: &[Item],
     model: fn(&Item) -> &M::Row,
 ) -> Result<(), Error> {
-    let mut keys: Vec<Vec<u8>> = rows
-        .iter()
-        .map(|row| {
-            let mut out = Writer::default();
-            M::cursor(model(row)).write(&mut out);
-            out.into_bytes()
-        })
-        .collect();
+    // One buffer for every row's key bytes and where each ends: a few allocations a page, not
+    // one per row.
+    let (mut out, mut ends) = (Writer::default(), Vec::with_capacity(rows.len()));
+    for row in rows {
+        M::cursor(model(row)).write(&mut out);
+        let bytes = out.into_bytes();
+        ends.push(bytes.len());
+        out = Writer::from_vec(bytes);
+    }
+    let bytes = out.into_bytes();
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    let mut keys: Vec<&[u8]> = starts.zip(&ends).map(|(start, &end)| &bytes[start..end]).collect();
     keys.sort_unstable();
     if keys.windows(2).any(|pair| pair[0] == pair[1]) {
         return Err(Error::RepeatedKeys { sort_order: M::SORT_ORDER });
