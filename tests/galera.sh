@@ -16,7 +16,9 @@ source tests/cluster-lib.sh
 provider=/usr/lib/galera/libgalera_smm.so
 if [ ! -f "$provider" ] || ! command -v rsync > /dev/null; then
     echo "== installing galera-4 and rsync"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q galera-4 rsync > /dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q > /dev/null
+    apt-get install -y -q galera-4 rsync > /dev/null
 fi
 
 # Built before the nodes start, so that they do not wait on the compiler.

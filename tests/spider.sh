@@ -19,7 +19,9 @@ source tests/cluster-lib.sh
 plugin_dir=$("$MARIADB_BIN/mariadbd" --no-defaults --verbose --help 2> /dev/null | sed -n 's/^plugin-dir  *//p')
 if [ ! -f "$plugin_dir/ha_spider.so" ]; then
     echo "== installing mariadb-plugin-spider"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mariadb-plugin-spider > /dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q > /dev/null
+    apt-get install -y -q mariadb-plugin-spider > /dev/null
 fi
 
 # Built before the servers start, so that they do not wait on the compiler.
