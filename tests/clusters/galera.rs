@@ -53,8 +53,9 @@ fn fixture() -> (MutexGuard<'static, ()>, Galera) {
     }
     let rows: Vec<NewStory> = (1..=SEED_ROWS).map(story).collect();
     diesel::insert_into(stories::table).values(&rows).execute(&mut nodes[0]).expect("seed");
-    let galera = Galera { nodes, turn: 0, refused: 0, picked: 0, sync_wait: 0 };
-    (guard, galera.synced())
+    let mut galera = Galera { nodes, turn: 0, refused: 0, picked: 0, sync_wait: 0 };
+    galera.sync();
+    (guard, galera)
 }
 
 /// The cluster: each page read on the next node, each write made on the next.
@@ -79,11 +80,6 @@ impl Galera {
 
     /// Once every node has applied every write the cluster committed so far: a read on each
     /// with `wsrep_sync_wait = 1`, which waits for it.
-    fn synced(mut self) -> Self {
-        self.sync();
-        self
-    }
-
     fn sync(&mut self) {
         let sync_wait = self.sync_wait;
         for node in &mut self.nodes {

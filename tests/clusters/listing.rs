@@ -55,6 +55,10 @@ pub fn story(id: i64) -> NewStory {
 
 /// The rows the walks' tables are seeded with.
 pub const SEED_ROWS: i64 = 400;
+/// The rows the plans' tables are seeded with: tie groups of 1,000 rows. With a few rows per
+/// group, a postgres_fdw coordinator may sort a level's rows itself rather than have each shard
+/// send them in order.
+pub const PLAN_ROWS: i64 = 13_000;
 
 /// The orders, each with its declared direction (that of its first key).
 pub const ORDERS: [(RemoteStoryOrder, SortDirection); 3] = [

@@ -15,25 +15,14 @@ use std::sync::MutexGuard;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use keyset_runtime::migration::Backend;
-use keyset_runtime::migration::IndexDdl;
 use keyset_runtime::Keyset;
 use keyset_tests::schema::stories;
 
 use crate::listing::{lock, ports, split, story, url_of, var, Layout, NewStory, RemoteStory};
 
-/// `new` as a field order without `#[keyset(postgres_fdw)]`: the row value every other
-/// PostgreSQL listing seeks with, which stays on the coordinator.
-#[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
-#[diesel(table_name = stories)]
-pub struct LocalNew {
-    #[sort(desc)]
-    pub created_at: NaiveDateTime,
-    #[sort(desc)]
-    #[tiebreaker]
-    pub id: i64,
-}
-
-/// `new` as a field order with `#[keyset(postgres_fdw)]`.
+/// `new` as a field order with `#[keyset(postgres_fdw)]`; without it, it is
+/// `keyset_tests::models::story_orders::New`, whose row value stays on the coordinator. Both
+/// seek [`RemoteStory`]'s `new` index.
 #[derive(Queryable, Selectable, Keyset, Debug, Clone, PartialEq)]
 #[diesel(table_name = stories)]
 #[keyset(postgres_fdw)]
@@ -44,11 +33,6 @@ pub struct RemoteNew {
     #[tiebreaker]
     pub id: i64,
 }
-
-/// The rows the plans' tables are seeded with: tie groups of 1,000 rows, which the coordinator
-/// does not sort itself rather than have each shard send them in order (with a few rows per
-/// group, it may).
-pub const PLAN_ROWS: i64 = 13_000;
 
 /// `PARTITION BY ..` of `layout`, and the bounds of shard 1's and shard 2's partitions.
 fn partitioning(layout: Layout) -> (&'static str, [String; 2]) {
@@ -114,17 +98,6 @@ fn ensure_database(url: &str, database: &str) {
     }
 }
 
-/// The indexes the models declare, each once.
-fn indexes() -> Vec<&'static IndexDdl> {
-    let mut indexes: Vec<&IndexDdl> = Vec::new();
-    for index in RemoteStory::INDEXES.iter().chain(LocalNew::INDEXES).chain(RemoteNew::INDEXES) {
-        if indexes.iter().all(|known| known.name != index.name) {
-            indexes.push(index);
-        }
-    }
-    indexes
-}
-
 /// `layout` built afresh: each shard's `stories` with the models' indexes, the coordinator's
 /// partitioned over them, seeded with `rows` stories through the coordinator and analyzed on
 /// every server; held until the guard drops. The coordinator's servers are `async_capable` (a
@@ -144,7 +117,8 @@ pub fn fixture(
         let mut shard = establish(&format!("{server}/{database}"));
         let table = format!("CREATE TABLE stories (id BIGINT PRIMARY KEY, {COLUMNS})");
         run(&mut shard, &["DROP TABLE IF EXISTS stories", &table]);
-        for index in indexes() {
+        // `new`'s index serves `RemoteNew` and `story_orders::New` too.
+        for index in RemoteStory::INDEXES {
             run(&mut shard, &[index.create(Backend::Postgres)]);
         }
     }

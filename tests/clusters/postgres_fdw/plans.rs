@@ -10,8 +10,10 @@ use diesel::sql_types::BigInt;
 use keyset_runtime::{Keyset, PageRequest, Paginate};
 use keyset_tests::schema::stories;
 
-use super::{fixture, shards, LocalNew, RemoteNew, PLAN_ROWS};
-use crate::listing::{orders_both_ways, Layout, RemoteStory, LAYOUTS};
+use keyset_tests::models::story_orders::New as LocalNew;
+
+use super::{fixture, shards, RemoteNew};
+use crate::listing::{orders_both_ways, Layout, RemoteStory, LAYOUTS, PLAN_ROWS};
 use crate::walks::deep_requests;
 
 /// The plans auto_explain logged on the coordinator for the statements `page` ran, each as its

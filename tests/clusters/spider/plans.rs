@@ -4,14 +4,12 @@
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use keyset_runtime::{PageRequest, Paginate};
+use keyset_tests::models::story_orders::New as OnePredicateNew;
 use keyset_tests::schema::stories;
 
 use super::{fixture, nodes};
-use crate::listing::{orders_both_ways, Layout, RemoteStory, RemoteStoryOrder, LAYOUTS};
+use crate::listing::{orders_both_ways, Layout, RemoteStory, RemoteStoryOrder, LAYOUTS, PLAN_ROWS};
 use crate::walks::deep_requests;
-
-/// The rows of the plans' tables: tie groups of 1,000 rows.
-const PLAN_ROWS: i64 = 13_000;
 
 #[derive(QueryableByName)]
 struct Logged {
@@ -153,22 +151,11 @@ fn each_data_node_reads_about_a_page() {
     }
 }
 
-/// `new` as a field order without `#[keyset(spider)]`: one predicate past a cursor, the OR
-/// expansion, two ranges of the index.
-#[derive(Queryable, Selectable, keyset_runtime::Keyset, Debug)]
-#[diesel(table_name = stories)]
-struct OnePredicateNew {
-    #[sort(desc)]
-    created_at: chrono::NaiveDateTime,
-    #[sort(desc)]
-    #[tiebreaker]
-    id: i64,
-}
-
-/// Why `#[keyset(spider)]`: Spider 10.11 sends a data node one statement per range of a seek
-/// (a `UNION ALL` of them, or one after the other with `spider_multi_split_read = 0`), each with
-/// the whole predicate rather than its range's bounds, so the first range's rows come back
-/// again with the second's. keyset fails such a page rather than serve a row twice.
+/// Why `#[keyset(spider)]`: `new` without it (`story_orders::New`) seeks past a cursor with one
+/// predicate, two ranges of the index, which Spider 10.11 sends a data node as one statement
+/// per range (a `UNION ALL` of them, or one after the other with `spider_multi_split_read = 0`),
+/// each with the whole predicate rather than its range's bounds, so the first range's rows come
+/// back again with the second's. keyset fails such a page rather than serve a row twice.
 #[test]
 fn one_predicate_of_two_ranges_gets_rows_twice_through_spider() {
     let (_guard, mut conn) = fixture(Layout::Hashed, PLAN_ROWS);
